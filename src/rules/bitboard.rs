@@ -1,0 +1,220 @@
+//! The 8x8 board on two `u64`s: bit `row * 8 + col` (a1 = bit 0, top-left;
+//! h8 = bit 63). Move generation with parallel shifts, flips from
+//! precomputed rays: the hot path of perft and of the 8x8 search.
+
+use super::board::Board;
+use super::set::SquareSet;
+
+/// An 8x8 position seen from the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Bitboard {
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+}
+
+/// Squares not on column a or h: where a horizontal or diagonal line of
+/// opponent discs can continue without wrapping around the board.
+const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Direction steps (row, column) in the order of [`RAYS`]: the first four
+/// go towards higher bit indices, the last four towards lower ones.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRECTIONS[d];
+            let mut r = (sq / 8) as i32 + dr;
+            let mut c = (sq % 8) as i32 + dc;
+            let mut mask = 0u64;
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                mask |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            rays[sq][d] = mask;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// For each square and direction, the squares beyond it up to the edge.
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+impl Bitboard {
+    /// The standard 8x8 start position, Black to move.
+    pub const START: Bitboard = Bitboard {
+        player: (1 << 28) | (1 << 35),
+        opponent: (1 << 27) | (1 << 36),
+    };
+
+    /// Discs flipped by a disc of `player` at `sq` against `opponent`.
+    #[inline]
+    pub fn flips_for(player: u64, opponent: u64, sq: usize) -> u64 {
+        let rays = &RAYS[sq];
+        let mut flipped = 0u64;
+        for &ray in &rays[..4] {
+            // Towards higher bits: the first square that is not an opponent disc.
+            let stop = ray & !opponent;
+            let first = stop & stop.wrapping_neg();
+            if first & player != 0 {
+                flipped |= (first - 1) & ray;
+            }
+        }
+        for &ray in &rays[4..] {
+            // Towards lower bits: the highest square that is not an opponent disc.
+            let stop = ray & !opponent;
+            if stop != 0 {
+                let first = 1u64 << (63 - stop.leading_zeros());
+                if first & player != 0 {
+                    flipped |= ray & (first.wrapping_neg() ^ first);
+                }
+            }
+        }
+        flipped
+    }
+
+    /// Legal moves of `player` against `opponent`.
+    #[inline]
+    pub fn moves_for(player: u64, opponent: u64) -> u64 {
+        let inner = opponent & INNER_COLUMNS;
+        let m = line_ends(player, inner, 1)
+            | line_ends(player, opponent, 8)
+            | line_ends(player, inner, 7)
+            | line_ends(player, inner, 9);
+        m & !(player | opponent)
+    }
+}
+
+/// Squares that end, on either side along step `d`, a line that starts at a
+/// disc of `player` and continues through discs of `mask` (at most 6).
+#[inline(always)]
+fn line_ends(player: u64, mask: u64, d: u32) -> u64 {
+    let d2 = 2 * d;
+    let mut up = mask & (player << d);
+    up |= mask & (up << d);
+    let pair_up = mask & (mask << d);
+    up |= pair_up & (up << d2);
+    up |= pair_up & (up << d2);
+
+    let mut down = mask & (player >> d);
+    down |= mask & (down >> d);
+    let pair_down = mask & (mask >> d);
+    down |= pair_down & (down >> d2);
+    down |= pair_down & (down >> d2);
+
+    (up << d) | (down >> d)
+}
+
+impl Board for Bitboard {
+    type Set = u64;
+
+    fn from_sets(n: usize, player: u64, opponent: u64) -> Self {
+        assert_eq!(n, 8, "Bitboard is 8x8 only");
+        Bitboard { player, opponent }
+    }
+    #[inline]
+    fn size(&self) -> usize {
+        8
+    }
+    #[inline]
+    fn player(&self) -> u64 {
+        self.player
+    }
+    #[inline]
+    fn opponent(&self) -> u64 {
+        self.opponent
+    }
+    #[inline]
+    fn all_squares(&self) -> u64 {
+        u64::MAX
+    }
+    #[inline]
+    fn moves(&self) -> u64 {
+        Self::moves_for(self.player, self.opponent)
+    }
+    #[inline]
+    fn flips(&self, sq: usize) -> u64 {
+        Self::flips_for(self.player, self.opponent, sq)
+    }
+    #[inline]
+    fn play(&self, sq: usize) -> Self {
+        let f = self.flips(sq);
+        Bitboard {
+            player: self.opponent ^ f,
+            opponent: self.player | f | u64::single(sq),
+        }
+    }
+    #[inline]
+    fn pass(&self) -> Self {
+        Bitboard {
+            player: self.opponent,
+            opponent: self.player,
+        }
+    }
+    #[inline]
+    fn hash_key(&self) -> u64 {
+        let h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self
+                .opponent
+                .rotate_left(29)
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^ (h >> 31)
+    }
+    #[inline]
+    fn empties(&self) -> u64 {
+        !(self.player | self.opponent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_moves_are_the_four_classic_ones() {
+        // d3, c4, f5, e6 for Black.
+        let m = Bitboard::START.moves();
+        let expected = [(2, 3), (3, 2), (4, 5), (5, 4)]
+            .iter()
+            .fold(0u64, |s, &(r, c)| s | 1 << (r * 8 + c));
+        assert_eq!(m, expected);
+    }
+
+    #[test]
+    fn playing_d3_flips_d4() {
+        let b = Bitboard::START.play(2 * 8 + 3);
+        // Now White to move: White has only e5, Black has d3 d4 d5 e4.
+        assert_eq!(b.player, 1 << 36);
+        assert_eq!(b.opponent.count_ones(), 4);
+        assert!(b.opponent & (1 << 27) != 0);
+    }
+
+    #[test]
+    fn flips_reach_the_board_corners() {
+        // Player on a1, opponent on b2..g7, h8 empty: h8 flips six discs.
+        let player = 1u64;
+        let opponent = (1..7).fold(0u64, |s, i| s | 1 << (i * 9));
+        assert_eq!(Bitboard::flips_for(player, opponent, 63), opponent);
+        // Player on h8: a1 flips them too.
+        assert_eq!(Bitboard::flips_for(1 << 63, opponent, 0), opponent);
+        // Without an anchoring disc nothing flips.
+        assert_eq!(Bitboard::flips_for(0, opponent, 63), 0);
+    }
+}
