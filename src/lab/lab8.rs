@@ -1,0 +1,109 @@
+//! `reversi lab8`: the Lab 8 Part 1 game, a human against a computer
+//! player, with the handout's prompts and messages.
+
+use super::{LabError, Tokens, lab_square, print_board, read_dimension};
+use crate::players::Player;
+use crate::rules::{Color, Move, Position};
+use crate::search::Limits;
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+/// The prompts' wording: the 2025 handout's, or the course builds' of
+/// 2022-2026 (`Computer plays (B/W): `, `Enter move for colour B`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Wording {
+    #[default]
+    Handout,
+    Course,
+}
+
+impl Wording {
+    fn color_prompt(self) -> &'static str {
+        match self {
+            Wording::Handout => "Computer plays (B/W) : ",
+            Wording::Course => "Computer plays (B/W): ",
+        }
+    }
+
+    fn move_prompt(self, color: Color) -> String {
+        let word = match self {
+            Wording::Handout => "color",
+            Wording::Course => "colour",
+        };
+        format!("Enter move for {word} {} (RowCol): ", color.letter())
+    }
+}
+
+/// Runs the Lab 8 game from `input` to `out` with `computer` choosing the
+/// computer's moves within `move_time` each. End of input at any prompt
+/// ends the program quietly.
+pub fn run_lab8<R: BufRead, W: Write>(
+    input: R,
+    out: &mut W,
+    wording: Wording,
+    computer: &mut dyn Player,
+    move_time: Duration,
+) -> Result<(), LabError> {
+    let mut tokens = Tokens::new(input);
+    write!(out, "Enter the board dimension: ")?;
+    out.flush()?;
+    let Some(mut pos) = read_dimension(&mut tokens)? else {
+        return Ok(());
+    };
+    write!(out, "{}", wording.color_prompt())?;
+    out.flush()?;
+    let Some(tok) = tokens.next()? else {
+        return Ok(());
+    };
+    let comp = match tok.as_str() {
+        "B" | "b" => Color::Black,
+        "W" | "w" => Color::White,
+        _ => return Err(LabError::BadColor(tok)),
+    };
+    print_board(out, &pos)?;
+    let n = pos.size();
+    loop {
+        if pos.is_game_over() {
+            writeln!(out, "{}", result_line(&pos))?;
+            break;
+        }
+        let side = pos.to_move();
+        if !pos.has_moves(side) {
+            writeln!(out, "{} player has no valid move.", side.letter())?;
+            pos = pos.play(Move::Pass).expect("pass is legal here");
+            continue;
+        }
+        if side == comp {
+            let chosen = computer.choose(&pos, &Limits::movetime(move_time));
+            let Move::Place(sq) = chosen else {
+                unreachable!("a player passed with legal moves")
+            };
+            pos = pos.place(side, sq).expect("players return legal moves");
+            writeln!(out, "Computer places {} at {}.", side.letter(), sq.lab())?;
+        } else {
+            write!(out, "{}", wording.move_prompt(side))?;
+            out.flush()?;
+            let Some(tok) = tokens.next()? else {
+                return Ok(());
+            };
+            match lab_square(&tok, n).and_then(|sq| pos.place(side, sq).ok()) {
+                Some(next) => pos = next,
+                None => {
+                    writeln!(out, "Invalid move.")?;
+                    writeln!(out, "{} player wins.", comp.letter())?;
+                    break;
+                }
+            }
+        }
+        print_board(out, &pos)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn result_line(pos: &Position) -> String {
+    match pos.leader() {
+        Some(c) => format!("{} player wins.", c.letter()),
+        None => "Draw!".to_string(),
+    }
+}
