@@ -29,6 +29,9 @@ fn same_view<A: Board, B: Board>(a: &A, b: &B) -> Result<(), TestCaseError> {
         let fb: Vec<usize> = b.flips(sq).iter().collect();
         prop_assert_eq!(fa, fb, "flips at {}", sq);
     }
+    let na: Vec<usize> = a.neighbours(a.player()).iter().collect();
+    let nb: Vec<usize> = b.neighbours(b.player()).iter().collect();
+    prop_assert_eq!(na, nb, "neighbours");
     prop_assert_eq!(a.is_game_over(), b.is_game_over());
     prop_assert_eq!(a.disc_diff(), b.disc_diff());
     prop_assert_eq!(a.empties().count(), b.empties().count());

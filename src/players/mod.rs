@@ -3,8 +3,10 @@
 //! move (or `pass` when it has none); none of them does I/O.
 
 mod greedy;
+mod strong;
 
 pub use greedy::Greedy;
+pub use strong::{DEFAULT_HASH_MB, Strong};
 
 use crate::rules::{Move, Position};
 use crate::search::Limits;
@@ -18,6 +20,10 @@ pub trait Player: Send {
     /// A legal move for the side to move of `pos`, or `pass` if it has none.
     /// Must return within the hard limit of `limits`.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Move;
+    /// Forgets what it learnt of the previous game (hash tables).
+    fn new_game(&mut self) {}
+    /// Resizes its hash table, for players that have one.
+    fn set_hash_mb(&mut self, _megabytes: usize) {}
 }
 
 /// Why a player name was refused.
@@ -38,12 +44,13 @@ impl fmt::Display for UnknownPlayer {
 impl std::error::Error for UnknownPlayer {}
 
 /// The player names [`build`] accepts.
-pub const NAMES: &[&str] = &["greedy"];
+pub const NAMES: &[&str] = &["greedy", "strong"];
 
 /// Builds a player from its name.
 pub fn build(name: &str) -> Result<Box<dyn Player>, UnknownPlayer> {
     match name {
         "greedy" => Ok(Box::new(Greedy)),
+        "strong" => Ok(Box::new(Strong::default())),
         _ => Err(UnknownPlayer(name.to_string())),
     }
 }

@@ -177,6 +177,15 @@ impl Board for Bitboard {
         h ^ (h >> 31)
     }
     #[inline]
+    fn neighbours(&self, set: u64) -> u64 {
+        let not_a = 0xFEFE_FEFE_FEFE_FEFEu64; // squares not on column a
+        let not_h = 0x7F7F_7F7F_7F7F_7F7Fu64; // squares not on column h
+        let east = (set << 1) & not_a;
+        let west = (set >> 1) & not_h;
+        let row = set | east | west;
+        (row | (row << 8) | (row >> 8)) & !set
+    }
+    #[inline]
     fn empties(&self) -> u64 {
         !(self.player | self.opponent)
     }

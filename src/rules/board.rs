@@ -37,6 +37,10 @@ pub trait Board: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn play(&self, sq: usize) -> Self;
     /// A key for hash tables; equal boards give equal keys.
     fn hash_key(&self) -> u64;
+    /// Squares of the board next to (in any of the eight directions) a
+    /// square of `set`, excluding `set` itself: frontier and potential
+    /// mobility for evaluation.
+    fn neighbours(&self, set: Self::Set) -> Self::Set;
 
     /// The same discs with the other side to move.
     #[inline]

@@ -115,6 +115,20 @@ impl Board for MailboxBoard {
         }
         next
     }
+    fn neighbours(&self, set: WideSet) -> WideSet {
+        let n = self.n as i32;
+        let mut out = WideSet::EMPTY;
+        for sq in set.iter() {
+            let (r, c) = ((sq / self.n) as i32, (sq % self.n) as i32);
+            for (dr, dc) in DIRECTIONS {
+                if self.at(r + dr, c + dc).is_some() {
+                    out = out.with(((r + dr) * n + c + dc) as usize);
+                }
+            }
+        }
+        out & !set
+    }
+
     fn hash_key(&self) -> u64 {
         use std::hash::{DefaultHasher, Hash, Hasher};
         let mut h = DefaultHasher::new();

@@ -22,11 +22,17 @@ struct Geometry {
     valid: WideSet,
     /// Squares not on the first or last column.
     inner: WideSet,
+    /// Squares on the first column.
+    left: WideSet,
+    /// Squares on the last column.
+    right: WideSet,
 }
 
 const fn geometry(n: usize) -> Geometry {
     let mut valid = [0u64; WORDS];
     let mut inner = [0u64; WORDS];
+    let mut left = [0u64; WORDS];
+    let mut right = [0u64; WORDS];
     let mut sq = 0;
     while sq < n * n {
         valid[sq / 64] |= 1 << (sq % 64);
@@ -34,11 +40,19 @@ const fn geometry(n: usize) -> Geometry {
         if col != 0 && col != n - 1 {
             inner[sq / 64] |= 1 << (sq % 64);
         }
+        if col == 0 {
+            left[sq / 64] |= 1 << (sq % 64);
+        }
+        if col == n - 1 {
+            right[sq / 64] |= 1 << (sq % 64);
+        }
         sq += 1;
     }
     Geometry {
         valid: WideSet(valid),
         inner: WideSet(inner),
+        left: WideSet(left),
+        right: WideSet(right),
     }
 }
 
@@ -170,6 +184,16 @@ impl Board for WideBoard {
             opponent: self.player | f | WideSet::single(sq),
             n: self.n,
         }
+    }
+
+    fn neighbours(&self, set: WideSet) -> WideSet {
+        let g = geo(self.n);
+        let n = self.n as u32;
+        // Shift only squares that stay in their row: no wrap-around.
+        let not_last = g.valid & !g.right;
+        let not_first = g.valid & !g.left;
+        let row = set | ((set & not_last) << 1) | ((set & not_first) >> 1);
+        (row | (row << n) | (row >> n)) & g.valid & !set
     }
 
     fn hash_key(&self) -> u64 {

@@ -1,15 +1,85 @@
-//! How long and how deep a move decision may run, and the flag that stops
-//! it from outside (the daemon's reader thread raises it on `stop`, `quit`
-//! and end of input).
+//! How long and how deep a move decision may run, and the signal that
+//! stops it from outside.
+//!
+//! A [`StopSignal`] is raised by whoever reads the input (the daemon's
+//! reader thread on `stop`, `quit` and end of input). A [`StopToken`] taken
+//! from it remembers how often it had been raised when the token was made,
+//! so a `stop` read *after* a `genmove` stops that search even if the search
+//! has not started yet, while a `stop` read *before* it does not.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// A signal that can be raised many times; tokens taken from it see the
+/// raises that come after them.
+#[derive(Clone, Debug, Default)]
+pub struct StopSignal(Arc<AtomicU64>);
+
+impl StopSignal {
+    /// A signal never raised yet.
+    pub fn new() -> StopSignal {
+        StopSignal::default()
+    }
+
+    /// Stops every search whose token was taken before now.
+    pub fn raise(&self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A token that will report the raises from now on.
+    pub fn token(&self) -> StopToken {
+        StopToken {
+            job: Arc::new(AtomicBool::new(false)),
+            external: Some((self.0.clone(), self.0.load(Ordering::SeqCst))),
+        }
+    }
+}
+
+/// What a search polls to know it must stop: its own flag (raised by the
+/// code that started it, e.g. at a deadline) or a later raise of the
+/// [`StopSignal`] it came from.
+#[derive(Clone, Debug)]
+pub struct StopToken {
+    job: Arc<AtomicBool>,
+    external: Option<(Arc<AtomicU64>, u64)>,
+}
+
+impl Default for StopToken {
+    fn default() -> Self {
+        StopToken::new()
+    }
+}
+
+impl StopToken {
+    /// A token tied to no signal: only [`StopToken::stop`] raises it.
+    pub fn new() -> StopToken {
+        StopToken {
+            job: Arc::new(AtomicBool::new(false)),
+            external: None,
+        }
+    }
+
+    /// Stops the search holding this token (and its clones).
+    pub fn stop(&self) {
+        self.job.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the search must stop.
+    #[inline]
+    pub fn is_raised(&self) -> bool {
+        self.job.load(Ordering::Relaxed)
+            || self
+                .external
+                .as_ref()
+                .is_some_and(|(count, seen)| count.load(Ordering::Relaxed) != *seen)
+    }
+}
 
 /// Limits for one move decision. A searching player starts no iteration
 /// after `soft`, stops at once after `hard` or when `stop` is raised, and
 /// always returns a legal move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Start no new iteration after this instant.
     pub soft: Option<Instant>,
@@ -18,46 +88,64 @@ pub struct Limits {
     /// Deepest iteration to run, in plies.
     pub depth: Option<u32>,
     /// Raised from outside to stop the search now.
-    pub stop: Arc<AtomicBool>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits::unlimited()
-    }
+    pub stop: StopToken,
 }
 
 impl Limits {
     /// No time or depth limit: players with a fixed depth run to it.
     pub fn unlimited() -> Limits {
-        Limits {
-            soft: None,
-            hard: None,
-            depth: None,
-            stop: Arc::new(AtomicBool::new(false)),
-        }
+        Limits::default()
     }
 
-    /// A per-move time limit from now: the whole of it as the hard limit,
-    /// half of it as the soft one (an iteration rarely takes less than the
-    /// ones before it together).
+    /// A per-move time limit from now: all of it as the hard limit, half of
+    /// it as the soft one (an iteration rarely takes less time than all the
+    /// ones before it).
     pub fn movetime(limit: Duration) -> Limits {
+        Limits::default().with_budget(limit, limit / 2)
+    }
+
+    /// These limits with a hard limit `hard` and a soft one `soft` from now.
+    pub fn with_budget(self, hard: Duration, soft: Duration) -> Limits {
         let now = Instant::now();
         Limits {
-            soft: Some(now + limit / 2),
-            hard: Some(now + limit),
-            ..Limits::unlimited()
+            soft: Some(now + soft.min(hard)),
+            hard: Some(now + hard),
+            ..self
         }
     }
 
     /// Whether the search must stop now.
     #[inline]
     pub fn must_stop(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.hard.is_some_and(|h| Instant::now() >= h)
+        self.stop.is_raised() || self.hard.is_some_and(|h| Instant::now() >= h)
     }
 
     /// Whether a new iteration may start.
     pub fn may_start_iteration(&self) -> bool {
         !self.must_stop() && self.soft.is_none_or(|s| Instant::now() < s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_sees_only_later_raises() {
+        let signal = StopSignal::new();
+        signal.raise();
+        let token = signal.token();
+        assert!(!token.is_raised());
+        signal.raise();
+        assert!(token.is_raised());
+        assert!(!signal.token().is_raised());
+    }
+
+    #[test]
+    fn a_job_flag_stops_its_clones() {
+        let token = StopToken::new();
+        let clone = token.clone();
+        token.stop();
+        assert!(clone.is_raised());
     }
 }

@@ -1,5 +1,14 @@
-//! Search: limits and the stop signal shared by every searching player.
+//! Search: limits and the stop signal, the transposition table, static
+//! evaluation and the generic iterative-deepening PVS. Knows nothing of I/O.
 
+mod alphabeta;
+mod eval;
 mod limits;
+mod tt;
 
-pub use limits::Limits;
+pub use alphabeta::{
+    INFINITY, Iteration, Search, WIN, poll_interval, proven_discs, terminal_score,
+};
+pub use eval::{DISC, Evaluator, Heuristic};
+pub use limits::{Limits, StopSignal, StopToken};
+pub use tt::{Bound, Hit, TranspositionTable};

@@ -1,0 +1,372 @@
+//! The midgame search, written once for every [`Board`]: iterative
+//! deepening over a negamax principal-variation search with a
+//! transposition table.
+//!
+//! Why it is built this way:
+//! - Iterative deepening gives an answer at any moment (the best move of
+//!   the last finished iteration) and fills the table so that each deeper
+//!   iteration tries the best move first. The soft limit stops starting
+//!   iterations that could not finish; the hard limit and the stop token
+//!   are polled every [`poll_interval`] nodes and abandon the iteration in
+//!   progress.
+//! - PVS searches the first (best-ordered) move with the full window and
+//!   the rest with a null window, re-searching only moves that beat alpha.
+//!   That pays off because ordering is good: the table move first, then
+//!   moves that leave the opponent fewest replies, then square quality.
+//! - A pass does not use up depth; a finished game scores the exact disc
+//!   difference plus [`WIN`] so that any win beats any heuristic score.
+//! - Aspiration windows around the previous iteration's score narrow the
+//!   search; a result outside the window is searched again fully.
+
+use super::eval::{DISC, Evaluator};
+use super::limits::Limits;
+use super::tt::{Bound, TranspositionTable};
+use crate::rules::{Board, SquareSet};
+use std::time::{Duration, Instant};
+
+/// Added to (or taken from) the score of a finished game, so that a proven
+/// win outranks every heuristic evaluation.
+pub const WIN: i32 = 1_000_000;
+/// Larger than any score.
+pub const INFINITY: i32 = 2 * WIN;
+/// Nodes between two looks at the clock and the stop token on an n x n
+/// board: about every 1,024 nodes on 8x8, more often on larger boards
+/// where a node costs more, so that a stop is seen within a millisecond or so.
+pub fn poll_interval(n: usize) -> u64 {
+    (65_536 / (n * n) as u64).clamp(16, 1024)
+}
+
+/// The score of a finished game for the side to move: exact disc
+/// difference (empties to the winner) in [`DISC`] units, plus or minus
+/// [`WIN`].
+pub fn terminal_score<B: Board>(board: &B) -> i32 {
+    let diff = board.final_score();
+    diff * DISC + diff.signum() * WIN
+}
+
+/// The final disc difference a score proves, if it is a finished-game score.
+pub fn proven_discs(score: i32) -> Option<i32> {
+    (score.abs() >= WIN / 2 || score == 0).then(|| (score - score.signum() * WIN) / DISC)
+}
+
+/// What one finished iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Best move (square index).
+    pub best: usize,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Whether the depth reached the end of the game in every line.
+    pub exact: bool,
+    /// Nodes searched so far in this decision.
+    pub nodes: u64,
+    /// Time since the decision started.
+    pub elapsed: Duration,
+    /// The scores of the root moves searched with a full window, best first.
+    pub root_scores: Vec<(usize, i32)>,
+}
+
+/// One root move and its latest score.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    sq: usize,
+    score: i32,
+}
+
+/// A search of one position.
+pub struct Search<'a, B: Board, E: Evaluator<B>> {
+    tt: &'a mut TranspositionTable,
+    eval: &'a E,
+    limits: &'a Limits,
+    /// Value of each square for move ordering.
+    square_value: Vec<i32>,
+    /// One reusable move list per ply.
+    lists: Vec<Vec<(i32, usize)>>,
+    nodes: u64,
+    poll: u64,
+    stopped: bool,
+    _board: std::marker::PhantomData<B>,
+}
+
+impl<'a, B: Board, E: Evaluator<B>> Search<'a, B, E> {
+    /// A search for boards of side `n` using `tt`, `eval` and `limits`.
+    pub fn new(n: usize, tt: &'a mut TranspositionTable, eval: &'a E, limits: &'a Limits) -> Self {
+        Search {
+            tt,
+            eval,
+            limits,
+            square_value: square_values(n),
+            lists: Vec::new(),
+            nodes: 0,
+            poll: poll_interval(n),
+            stopped: false,
+            _board: std::marker::PhantomData,
+        }
+    }
+
+    /// Nodes visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Runs iterative deepening on `board` (which must have a legal move)
+    /// until a limit, calling `report` after each finished iteration.
+    /// Returns the last finished iteration; if even depth 1 could not
+    /// finish, the best-ordered move with no score (`None` from `report`'s
+    /// point of view, and `depth` 0 here).
+    pub fn run(&mut self, board: &B, mut report: impl FnMut(&Iteration)) -> Iteration {
+        let start = Instant::now();
+        self.tt.new_search();
+        let moves = board.moves();
+        assert!(!moves.is_empty(), "search needs a legal move");
+        let tt_move = self.tt.probe(board.hash_key()).and_then(|h| h.mv);
+        self.order_moves(board, moves, tt_move, 0, 3);
+        let mut roots: Vec<RootMove> = self.lists[0]
+            .iter()
+            .map(|&(_, sq)| RootMove {
+                sq,
+                score: -INFINITY,
+            })
+            .collect();
+        let empties = board.empties().count();
+        let mut last = Iteration {
+            depth: 0,
+            best: roots[0].sq,
+            score: 0,
+            exact: false,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            root_scores: Vec::new(),
+        };
+        let max_depth = self.limits.depth.unwrap_or(u32::MAX).max(1);
+        let mut depth = 1;
+        loop {
+            let guess = last.score;
+            let mut window = if depth >= 4 && proven_discs(guess).is_none() {
+                (guess - DISC / 2, guess + DISC / 2)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let score = loop {
+                let Some(score) = self.root(board, depth as i32, window.0, window.1, &mut roots)
+                else {
+                    break None;
+                };
+                if score <= window.0 && window.0 > -INFINITY {
+                    window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
+                    if window.0 <= -WIN / 2 {
+                        window.0 = -INFINITY;
+                    }
+                } else if score >= window.1 && window.1 < INFINITY {
+                    window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
+                    if window.1 >= WIN / 2 {
+                        window.1 = INFINITY;
+                    }
+                } else {
+                    break Some(score);
+                }
+            };
+            let Some(score) = score else { break };
+            last = Iteration {
+                depth,
+                best: roots[0].sq,
+                score,
+                exact: depth >= empties,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+                root_scores: roots.iter().map(|r| (r.sq, r.score)).collect(),
+            };
+            report(&last);
+            if last.exact || depth >= max_depth || !self.limits.may_start_iteration() {
+                break;
+            }
+            depth += 1;
+        }
+        last
+    }
+
+    /// Searches every root move at `depth` in the window; sorts `roots`
+    /// best first. `None` if the search was stopped before it finished.
+    fn root(
+        &mut self,
+        board: &B,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        roots: &mut [RootMove],
+    ) -> Option<i32> {
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        for i in 0..roots.len() {
+            let child = board.play(roots[i].sq);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                return None;
+            }
+            // Moves that fail low keep an upper bound as their score, so
+            // they sort behind every move that was searched exactly.
+            roots[i].score = score;
+            if score > best {
+                best = score;
+                roots[..=i].rotate_right(1);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt
+            .store(board.hash_key(), depth, best, bound, Some(roots[0].sq));
+        Some(best)
+    }
+
+    /// Negamax with alpha-beta, PVS and the table. Returns 0 once stopped
+    /// (callers check `self.stopped`).
+    fn negamax(&mut self, board: &B, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(self.poll) && self.limits.must_stop() {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves.is_empty() {
+            let passed = board.pass();
+            if passed.moves().is_empty() {
+                return terminal_score(board);
+            }
+            return -self.negamax(&passed, depth, -beta, -alpha, ply + 1);
+        }
+        if depth <= 0 {
+            return self.eval.evaluate(board, moves);
+        }
+
+        let key = board.hash_key();
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv.filter(|&m| moves.contains(m));
+            if hit.depth >= depth {
+                match hit.bound {
+                    Bound::Exact => return hit.score,
+                    Bound::Lower if hit.score >= beta => return hit.score,
+                    Bound::Upper if hit.score <= alpha => return hit.score,
+                    _ => {}
+                }
+            }
+        }
+
+        self.order_moves(board, moves, tt_move, ply, depth);
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = self.lists[ply][0].1;
+        for i in 0..self.lists[ply].len() {
+            // Deeper plies use their own lists, so this one stays intact.
+            let sq = self.lists[ply][i].1;
+            let child = board.play(sq);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let mv = (bound != Bound::Upper).then_some(best_move);
+        self.tt.store(key, depth, best, bound, mv);
+        best
+    }
+
+    /// Fills the move list of `ply` in search order: the table move, then
+    /// (where enough depth remains to pay for it) fewest opponent replies,
+    /// then square value.
+    fn order_moves(
+        &mut self,
+        board: &B,
+        moves: B::Set,
+        tt_move: Option<usize>,
+        ply: usize,
+        depth: i32,
+    ) {
+        while self.lists.len() <= ply {
+            self.lists.push(Vec::new());
+        }
+        let mut scored = std::mem::take(&mut self.lists[ply]);
+        scored.clear();
+        for sq in moves.iter() {
+            let mut key = self.square_value[sq];
+            if Some(sq) == tt_move {
+                key = i32::MAX;
+            } else if depth >= 2 {
+                let replies = board.play(sq).moves().count() as i32;
+                key -= replies * 64;
+            }
+            scored.push((key, sq));
+        }
+        scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
+        self.lists[ply] = scored;
+    }
+}
+
+/// Ordering value of every square of an n x n board: corners first, then
+/// edges, with the X and C squares next to corners last.
+fn square_values(n: usize) -> Vec<i32> {
+    let last = n - 1;
+    let edge_dist = |x: usize| x.min(last - x);
+    (0..n * n)
+        .map(|i| {
+            let (r, c) = (edge_dist(i / n), edge_dist(i % n));
+            match (r.min(c), r.max(c)) {
+                (0, 0) => 800,
+                (1, 1) => -400,
+                (0, 1) => -200,
+                (0, _) => 100,
+                (1, _) => -60,
+                _ => 0,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,145 @@
+//! Static evaluation of a position from the side to move's view, in
+//! hundredths of a disc ([`DISC`]), for any board size.
+//!
+//! The features are the classic ones of Othello programs: mobility and
+//! potential mobility (frontier), corners and the X and C squares next to
+//! empty corners, edges, and late in the game discs and parity, each
+//! weighted by how full the board is. The search only sees the
+//! [`Evaluator`] trait, so a learned pattern evaluation can replace this
+//! one without touching it.
+
+use crate::rules::{Board, SquareSet};
+
+/// One disc, in score units.
+pub const DISC: i32 = 100;
+
+/// A static evaluation function for boards of type `B`.
+pub trait Evaluator<B: Board>: Send {
+    /// The value of `board` for the side to move, given its legal moves.
+    fn evaluate(&self, board: &B, moves: B::Set) -> i32;
+}
+
+/// One corner with the squares whose value depends on it being empty.
+#[derive(Clone, Copy, Debug)]
+struct CornerZone<S> {
+    corner: S,
+    x_square: S,
+    c_squares: S,
+}
+
+/// The hand-weighted evaluation for every size.
+#[derive(Clone, Debug)]
+pub struct Heuristic<S> {
+    zones: [CornerZone<S>; 4],
+    corners: S,
+    edges: S,
+    squares: i32,
+}
+
+impl<S: SquareSet> Heuristic<S> {
+    /// The evaluation for boards of side `n`.
+    pub fn new(n: usize) -> Heuristic<S> {
+        let sq = |r: usize, c: usize| S::single(r * n + c);
+        let last = n - 1;
+        let zone = |r: usize, c: usize, dr: isize, dc: isize| {
+            let step = |x: usize, d: isize| (x as isize + d) as usize;
+            CornerZone {
+                corner: sq(r, c),
+                x_square: sq(step(r, dr), step(c, dc)),
+                c_squares: sq(step(r, dr), c) | sq(r, step(c, dc)),
+            }
+        };
+        let zones = [
+            zone(0, 0, 1, 1),
+            zone(0, last, 1, -1),
+            zone(last, 0, -1, 1),
+            zone(last, last, -1, -1),
+        ];
+        let corners = zones.iter().fold(S::EMPTY, |s, z| s | z.corner);
+        let c_squares = zones.iter().fold(S::EMPTY, |s, z| s | z.c_squares);
+        let mut edges = S::EMPTY;
+        for i in 0..n {
+            edges |= sq(0, i) | sq(last, i) | sq(i, 0) | sq(i, last);
+        }
+        Heuristic {
+            zones,
+            corners,
+            edges: edges & !corners & !c_squares,
+            squares: (n * n) as i32,
+        }
+    }
+}
+
+impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
+    fn evaluate(&self, board: &B, moves: B::Set) -> i32 {
+        let (me, you) = (board.player(), board.opponent());
+        let empty = board.empties();
+        let empties = empty.count() as i32;
+        // 0 at the start of the game, 1024 when the board is full.
+        let progress = 1024 - empties * 1024 / self.squares;
+        let count = |s: B::Set| s.count() as i32;
+
+        let mobility = count(moves) - count(board.pass().moves());
+        let potential = count(empty & board.neighbours(you)) - count(empty & board.neighbours(me));
+        let corners = count(me & self.corners) - count(you & self.corners);
+        let edges = count(me & self.edges) - count(you & self.edges);
+        let mut danger = 0;
+        for z in &self.zones {
+            if (empty & z.corner) != B::Set::EMPTY {
+                danger += 3 * (count(you & z.x_square) - count(me & z.x_square));
+                danger += count(you & z.c_squares) - count(me & z.c_squares);
+            }
+        }
+        let discs = count(me) - count(you);
+
+        let mut score = mobility * (45 - progress * 15 / 1024)
+            + potential * 15
+            + corners * 350
+            + danger * 40
+            + edges * (5 + progress * 10 / 1024)
+            + discs * (progress * progress / (1024 * 1024 / 40) - 6);
+        if progress > 700 && empties % 2 == 1 {
+            // The side to move gets the last move of an odd region.
+            score += 30;
+        }
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Bitboard, Position, WideBoard};
+
+    #[test]
+    fn the_start_position_is_balanced() {
+        let b = Position::start(8).unwrap().board_as::<Bitboard>();
+        let h = Heuristic::<u64>::new(8);
+        assert_eq!(
+            h.evaluate(&b, b.moves()),
+            -h.evaluate(&b.pass(), b.pass().moves())
+        );
+    }
+
+    #[test]
+    fn a_corner_is_worth_more_than_an_x_square() {
+        let n = 10;
+        let h = Heuristic::<crate::rules::WideSet>::new(n);
+        let base = Position::start(n).unwrap();
+        let corner = base
+            .with_cell(
+                crate::rules::Square::new(0, 0),
+                Some(crate::rules::Color::Black),
+            )
+            .unwrap()
+            .board_as::<WideBoard>();
+        let x = base
+            .with_cell(
+                crate::rules::Square::new(1, 1),
+                Some(crate::rules::Color::Black),
+            )
+            .unwrap()
+            .board_as::<WideBoard>();
+        assert!(h.evaluate(&corner, corner.moves()) > h.evaluate(&x, x.moves()) + 300);
+    }
+}
