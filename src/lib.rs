@@ -1,8 +1,10 @@
 //! Reversi (Othello) on every even board size from 4x4 to 26x26: the rules
 //! core, the players and search, and the front ends of the `reversi`
-//! binary (lab-program adapters).
+//! binary (the engine daemon and the lab-program adapters).
 
+pub mod engine;
 pub mod lab;
 pub mod players;
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
     version,
     about = "Reversi/Othello on every even board size from 4x4 to 26x26",
     long_about = "Reversi/Othello on every even board size from 4x4 to 26x26.\n\n\
-        With no subcommand, runs the engine daemon (not built yet: it is the next \
-        milestone; use the subcommands meanwhile). Logs go to stderr; set RUST_LOG \
-        (error, warn, info, debug) to choose how much."
+        With no subcommand (or `gtp`), runs the engine daemon: GTP-style commands \
+        on stdin, one reply each on stdout (see protocol.md). Logs go to stderr; \
+        set RUST_LOG (error, warn, info, debug) to choose how much."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -28,6 +28,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The engine daemon (the default): GTP commands on stdin, replies on stdout.
+    Gtp,
     /// The Lab 7 program: board set-up, available moves, one checked move.
     Lab7,
     /// The Lab 8 Part 1 game: you against a computer player.
@@ -77,10 +79,10 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Err(
-            "the engine daemon is not built yet; see `reversi --help` for the subcommands"
-                .to_string(),
-        ),
+        None | Some(Command::Gtp) => {
+            reversi::protocol::run(io::BufReader::new(io::stdin()), io::stdout().lock())
+                .map_err(|e| e.to_string())
+        }
         Some(Command::Lab7) => run_lab(lab::run_lab7),
         Some(Command::Lab8 {
             wording,

@@ -1,0 +1,348 @@
+//! The controller: owns the game, the engine and the options, answers each
+//! request in order, and is the only writer of stdout. A refused command
+//! changes nothing.
+
+use super::clock::Clock;
+use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
+use crate::engine::Engine;
+use crate::players::{DEFAULT_HASH_MB, Greedy, Player};
+use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size};
+use crate::search::{Limits, StopToken};
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+/// The player behind `genmove` until `set player` changes it.
+pub const DEFAULT_PLAYER: &str = "strong";
+/// Time per move until `set movetime` or `time_settings` changes it.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
+/// The largest `set hash` accepted, in MB.
+pub const MAX_HASH_MB: u64 = 4096;
+
+/// A command's outcome: the result text, or the error message.
+type Outcome = Result<String, String>;
+
+pub struct Controller<W: Write> {
+    out: W,
+    game: Game,
+    engine: Engine,
+    clock: Clock,
+    depth: Option<u32>,
+    notation: Notation,
+}
+
+fn rules_error(e: RulesError) -> String {
+    e.to_string()
+}
+
+impl<W: Write> Controller<W> {
+    pub fn new(out: W) -> Self {
+        Controller {
+            out,
+            game: Game::new(8).expect("8x8 is supported"),
+            engine: Engine::new(DEFAULT_PLAYER, DEFAULT_HASH_MB).expect("default player exists"),
+            clock: Clock::per_move(DEFAULT_MOVE_TIME),
+            depth: None,
+            notation: Notation::Standard,
+        }
+    }
+
+    /// Answers one line; `Ok(false)` when the daemon must exit (`quit`).
+    pub fn answer(
+        &mut self,
+        request: Result<Request, Rejection>,
+        token: StopToken,
+        received: Instant,
+    ) -> io::Result<bool> {
+        let (id, outcome, go_on) = match request {
+            Err(r) => (r.id, Err(r.message), true),
+            Ok(Request { id, command }) => {
+                let go_on = command != Command::Quit;
+                (id, self.handle(command, token, received), go_on)
+            }
+        };
+        let id = id.map(|i| i.to_string()).unwrap_or_default();
+        let text = match outcome {
+            Ok(r) if r.is_empty() || r.starts_with('\n') => format!("={id}{r}\n\n"),
+            Ok(r) => format!("={id} {r}\n\n"),
+            Err(m) => format!("?{id} {m}\n\n"),
+        };
+        match self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|_| self.out.flush())
+        {
+            Ok(()) => Ok(go_on),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    fn n(&self) -> usize {
+        self.position().size()
+    }
+
+    fn handle(&mut self, command: Command, token: StopToken, received: Instant) -> Outcome {
+        match command {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("reversi".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(name) => Ok(spec(&name).is_some().to_string()),
+            Command::ListCommands => Ok(COMMANDS
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Command::Quit | Command::Komi | Command::Stop => Ok(String::new()),
+            Command::BoardSize(n) => {
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                if !is_supported_size(n) {
+                    return Err("unacceptable size".into());
+                }
+                self.new_game(Game::new(n).map_err(rules_error)?);
+                Ok(String::new())
+            }
+            Command::ClearBoard => {
+                self.new_game(Game::new(self.n()).map_err(rules_error)?);
+                Ok(String::new())
+            }
+            Command::Play(color, mv) => {
+                self.check_on_board(mv)?;
+                self.game.play_passing(color, mv).map_err(rules_error)?;
+                Ok(String::new())
+            }
+            Command::Genmove(color) => self.genmove(color, token, received, true),
+            Command::RegGenmove(color) => self.genmove(color, token, received, false),
+            Command::Undo => self.game.undo().map(|_| String::new()).map_err(rules_error),
+            Command::ShowBoard => Ok(self.show_board()),
+            Command::FinalScore | Command::RulesFinalResult => Ok(self.score()),
+            Command::TimeSettings {
+                main,
+                byoyomi,
+                stones,
+            } => {
+                self.clock.set_clocks(main, byoyomi, stones);
+                Ok(String::new())
+            }
+            Command::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => {
+                self.clock.set_left(color, seconds, stones);
+                Ok(String::new())
+            }
+            Command::ListGames | Command::RulesGameId => Ok("Othello".into()),
+            Command::SetGame(game) => {
+                if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") {
+                    Ok(String::new())
+                } else {
+                    Err(format!("unsupported game '{game}' (only Othello)"))
+                }
+            }
+            Command::RulesBoardSize => Ok(self.n().to_string()),
+            Command::RulesLegalMoves => {
+                let pos = self.position();
+                if pos.is_game_over() {
+                    Ok(String::new())
+                } else {
+                    Ok(self.moves_text(pos.to_move()))
+                }
+            }
+            Command::RulesSideToMove => Ok(self.position().to_move().name().into()),
+            Command::RulesBoard => Ok(self.rules_board()),
+            Command::Setup(setup) => self.setup(setup),
+            Command::Legal(color) => {
+                let color = color.unwrap_or(self.position().to_move());
+                Ok(self.moves_text(color))
+            }
+            Command::Set(setting) => self.set(setting),
+        }
+    }
+
+    /// Starts `game` afresh: the player forgets the old one.
+    fn new_game(&mut self, game: Game) {
+        self.game = game;
+        self.engine.new_game();
+    }
+
+    fn check_on_board(&self, mv: Move) -> Result<(), String> {
+        match mv {
+            Move::Place(sq) if !sq.on_board(self.n()) => Err(rules_error(RulesError::OffBoard(sq))),
+            _ => Ok(()),
+        }
+    }
+
+    fn genmove(
+        &mut self,
+        color: Color,
+        token: StopToken,
+        received: Instant,
+        play: bool,
+    ) -> Outcome {
+        let mut game = self.game.clone();
+        let pos = *game.position();
+        if pos.is_game_over() {
+            return Ok("pass".into());
+        }
+        if color != pos.to_move() {
+            if !pos.must_pass() {
+                return Err(rules_error(RulesError::NotYourTurn(color)));
+            }
+            game.play(pos.to_move(), Move::Pass).map_err(rules_error)?;
+        }
+        let pos = *game.position();
+        let mv = if !pos.has_moves(color) {
+            Move::Pass
+        } else {
+            let (hard, soft) = self.clock.budget(color, pos.empties());
+            let limits = Limits {
+                soft: Some(received + soft),
+                hard: Some(received + hard),
+                depth: self.depth,
+                stop: token,
+            };
+            let chosen = self.engine.choose(&pos, limits);
+            match chosen.filter(|&m| pos.play(m).is_ok()) {
+                Some(m) => m,
+                None => {
+                    log::error!(
+                        "{} gave no legal move; playing greedy",
+                        self.engine.player()
+                    );
+                    Greedy.choose(&pos, &Limits::unlimited())
+                }
+            }
+        };
+        if play {
+            game.play(color, mv).map_err(rules_error)?;
+            self.game = game;
+            self.clock.charge(color, received.elapsed());
+        }
+        Ok(self.notation.write(mv))
+    }
+
+    fn moves_text(&self, color: Color) -> String {
+        let moves = self.position().legal_moves(color);
+        if moves.is_empty() {
+            return "pass".into();
+        }
+        moves
+            .into_iter()
+            .map(|sq| self.notation.write(Move::Place(sq)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `B+6`, `W+2` or `0`: the disc difference, empty squares to the
+    /// winner once the game is over.
+    fn score(&self) -> String {
+        let pos = self.position();
+        let (b, w) = (
+            pos.count(Color::Black) as i32,
+            pos.count(Color::White) as i32,
+        );
+        let mut diff = b - w;
+        if pos.is_game_over() {
+            diff += diff.signum() * pos.empties() as i32;
+        }
+        match diff {
+            0 => "0".into(),
+            d if d > 0 => format!("B+{d}"),
+            d => format!("W+{}", -d),
+        }
+    }
+
+    fn cell_char(&self, sq: Square, empty: char) -> char {
+        match self.position().cell(sq) {
+            Some(Color::Black) => 'X',
+            Some(Color::White) => 'O',
+            None => empty,
+        }
+    }
+
+    /// A status line, then the board with column letters and row numbers.
+    fn show_board(&self) -> String {
+        let pos = self.position();
+        let n = self.n();
+        let status = if pos.is_game_over() {
+            "game over".to_string()
+        } else {
+            format!("{} to move", pos.to_move())
+        };
+        let letters: String = (0..n)
+            .map(|c| format!(" {}", (b'a' + c as u8) as char))
+            .collect();
+        let mut text = format!(
+            "{status}; black (X) {}, white (O) {}\n  {letters}\n",
+            pos.count(Color::Black),
+            pos.count(Color::White)
+        );
+        for r in 0..n {
+            text.push_str(&format!("{:>2}", r + 1));
+            for c in 0..n {
+                text.push(' ');
+                text.push(self.cell_char(Square::new(r, c), '-'));
+            }
+            text.push_str(&format!(" {}\n", r + 1));
+        }
+        text.push_str(&format!("  {letters}"));
+        text
+    }
+
+    /// GoGui's board: rows from the top, cells `X`, `O`, `.` by spaces.
+    fn rules_board(&self) -> String {
+        let n = self.n();
+        let rows: Vec<String> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| self.cell_char(Square::new(r, c), '.').to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        format!("\n{}", rows.join("\n"))
+    }
+
+    fn setup(&mut self, setup: Setup) -> Outcome {
+        match setup {
+            Setup::Placements(list) => {
+                let mut pos = *self.position();
+                for (color, sq) in list {
+                    pos = pos.with_cell(sq, Some(color)).map_err(rules_error)?;
+                }
+                self.game = Game::from_position(pos);
+            }
+            Setup::Board { n, cells, to_move } => {
+                if !is_supported_size(n) {
+                    return Err("unacceptable size".into());
+                }
+                let pos = Position::from_cells(n, &cells, to_move).map_err(rules_error)?;
+                if n != self.n() {
+                    self.engine.new_game();
+                }
+                self.game = Game::from_position(pos);
+            }
+        }
+        Ok(String::new())
+    }
+
+    fn set(&mut self, setting: Setting) -> Outcome {
+        match setting {
+            Setting::Player(name) => self.engine.set_player(&name).map_err(|e| e.to_string())?,
+            Setting::MoveTime(0) => return Err("movetime must be at least 1 ms".into()),
+            Setting::MoveTime(ms) => self.clock.set_move_time(Duration::from_millis(ms)),
+            Setting::Depth(0) => self.depth = None,
+            Setting::Depth(d) => self.depth = Some(d.min(u32::MAX as u64) as u32),
+            Setting::Hash(mb) if mb == 0 || mb > MAX_HASH_MB => {
+                return Err(format!("hash must be 1 to {MAX_HASH_MB} MB"));
+            }
+            Setting::Hash(mb) => self.engine.set_hash_mb(mb as usize),
+            Setting::Notation(n) => self.notation = n,
+        }
+        Ok(String::new())
+    }
+}

@@ -1,0 +1,322 @@
+//! The daemon through the real binary over pipes: byte-exact sessions per
+//! command family (`tests/data/sessions/*.cmds` -> `*.out`, each reply
+//! checked against protocol.md when the transcript was made), refused
+//! commands that change nothing, `stop`/`quit`/end of input during long
+//! searches, and random garbage that gets exactly one reply per line.
+
+use proptest::prelude::*;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Generous bound for things that should take milliseconds; only a hang
+/// fails it.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A running daemon with a thread collecting its replies.
+struct Daemon {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<String>,
+}
+
+impl Daemon {
+    fn start() -> Daemon {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, replies) = channel();
+        thread::spawn(move || {
+            // A reply is every line up to and including the empty one.
+            let mut reply = String::new();
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                reply.push_str(&line);
+                reply.push('\n');
+                if line.is_empty() && tx.send(std::mem::take(&mut reply)).is_err() {
+                    break;
+                }
+            }
+        });
+        Daemon {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn reply(&self) -> String {
+        self.replies
+            .recv_timeout(PATIENCE)
+            .expect("a reply in time")
+    }
+
+    fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.reply()
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin.take();
+    }
+
+    /// Waits for the process to exit.
+    fn wait(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(start.elapsed() < PATIENCE, "daemon did not exit");
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs the binary on `input` and returns its whole stdout.
+fn run_script(input: &[u8]) -> (Vec<u8>, ExitStatus) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let mut out = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+    writer.join().unwrap();
+    (out, child.wait().unwrap())
+}
+
+fn session(name: &str) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions/");
+    let input = std::fs::read(format!("{dir}{name}.cmds")).unwrap();
+    let expected = std::fs::read_to_string(format!("{dir}{name}.out")).unwrap();
+    let (out, status) = run_script(&input);
+    assert_eq!(String::from_utf8(out).unwrap(), expected, "session {name}");
+    assert!(status.success());
+}
+
+#[test]
+fn session_standard_commands() {
+    session("standard");
+}
+
+#[test]
+fn session_play_undo_and_illegal_moves() {
+    session("play");
+}
+
+#[test]
+fn session_passes_and_game_end() {
+    session("pass");
+}
+
+#[test]
+fn session_setup_forms() {
+    session("setup");
+}
+
+#[test]
+fn session_options_time_and_notation() {
+    session("options");
+}
+
+/// Commands that must be refused without changing anything.
+const REFUSED: &[&str] = &[
+    "play black a1",
+    "play white d3",
+    "play black z26",
+    "play black pass",
+    "play black",
+    "boardsize 9",
+    "boardsize x",
+    "setup Bba Wzz",
+    "setup {...|...|...}",
+    "setup {.|..}",
+    "set player nobody",
+    "set hash 0",
+    "set movetime 0",
+    "set nothing 1",
+    "genmove white",
+    "reg_genmove white",
+    "undo",
+    "time_settings 1",
+    "time_left black",
+    "set_game chess",
+    "frobnicate",
+    "quit please",
+];
+
+#[test]
+fn refused_commands_leave_the_game_unchanged() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask("set player greedy"), "=\n\n");
+    for setup in ["boardsize 8", "play black d3", "play white c3"] {
+        assert_eq!(d.ask(setup), "=\n\n");
+    }
+    // After two moves, undo is allowed: use a fresh game for the undo case.
+    let state = |d: &mut Daemon| {
+        [
+            "showboard",
+            "legal",
+            "legal white",
+            "final_score",
+            "gogui-rules_side_to_move",
+        ]
+        .map(|c| d.ask(c))
+    };
+    let before = state(&mut d);
+    for bad in REFUSED.iter().filter(|&&c| c != "undo") {
+        let reply = d.ask(bad);
+        assert!(reply.starts_with('?'), "{bad} -> {reply}");
+        assert_eq!(state(&mut d), before, "after {bad}");
+    }
+    assert_eq!(d.ask("clear_board"), "=\n\n");
+    let start = state(&mut d);
+    assert!(d.ask("undo").starts_with('?'));
+    assert_eq!(state(&mut d), start);
+}
+
+#[test]
+fn stop_ends_a_long_search_with_a_legal_move() {
+    let mut d = Daemon::start();
+    d.ask("set movetime 60000");
+    d.send("7 genmove black");
+    thread::sleep(Duration::from_millis(300));
+    d.send("8 stop");
+    let reply = d.reply();
+    assert!(
+        ["=7 d3\n\n", "=7 c4\n\n", "=7 f5\n\n", "=7 e6\n\n"].contains(&reply.as_str()),
+        "{reply}"
+    );
+    assert_eq!(d.reply(), "=8\n\n");
+    // The move was played, and the next search is not stopped by the old stop.
+    assert_eq!(d.ask("gogui-rules_side_to_move"), "= white\n\n");
+    d.ask("set movetime 200");
+    assert!(d.ask("genmove white").starts_with("= "));
+}
+
+#[test]
+fn quit_during_a_long_search_exits_cleanly() {
+    let mut d = Daemon::start();
+    d.ask("set movetime 60000");
+    d.send("genmove black");
+    thread::sleep(Duration::from_millis(300));
+    d.send("quit");
+    assert!(d.reply().starts_with("= "));
+    assert_eq!(d.reply(), "=\n\n");
+    assert!(d.wait().success());
+}
+
+#[test]
+fn end_of_input_during_a_long_search_exits_cleanly() {
+    let mut d = Daemon::start();
+    d.ask("boardsize 26");
+    d.ask("set movetime 60000");
+    d.send("genmove black");
+    thread::sleep(Duration::from_millis(300));
+    d.close_stdin();
+    assert!(d.reply().starts_with("= "));
+    assert!(d.wait().success());
+}
+
+#[test]
+fn a_stop_before_a_genmove_does_not_cut_it_short() {
+    let mut d = Daemon::start();
+    d.ask("stop");
+    d.ask("set movetime 400");
+    let start = Instant::now();
+    assert!(d.ask("genmove black").starts_with("= "));
+    // It used its time (soft limit: at least half of it).
+    assert!(start.elapsed() >= Duration::from_millis(150));
+}
+
+#[test]
+fn a_one_megabyte_line_is_refused_and_the_daemon_goes_on() {
+    let mut input = vec![b'a'; 1 << 20];
+    input.extend_from_slice(b"\n1 name\n");
+    let (out, status) = run_script(&input);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "? line too long (more than 65536 bytes)\n\n=1 reversi\n\n"
+    );
+    assert!(status.success());
+}
+
+#[test]
+fn crlf_tabs_comments_and_control_characters() {
+    let (out, _) = run_script(b"1\tname\r\n\x012 ver\x7fsion # x\r\n# c\r\n\r\n");
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "=1 reversi\n\n=2 0.1.0\n\n"
+    );
+}
+
+/// The protocol's cleaning rule, written from protocol.md: the text before
+/// any `#`, without control characters (tabs count as spaces).
+fn cleaned(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let before_comment = text.split('#').next().unwrap();
+    before_comment.chars().filter(|c| !c.is_control()).collect()
+}
+
+/// Whether a line gets a reply at all.
+fn gets_reply(line: &[u8]) -> bool {
+    cleaned(line).chars().any(|c| c != ' ')
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn every_garbage_line_gets_exactly_one_reply(
+        lines in prop::collection::vec(prop::collection::vec(any::<u8>().prop_filter("no newline", |b| *b != b'\n'), 0..80), 1..40)
+    ) {
+        // Keep the daemon alive: no line may be a real `quit`.
+        let lines: Vec<Vec<u8>> = lines
+            .into_iter()
+            .filter(|l| !cleaned(l).contains("quit"))
+            .collect();
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"999999 name\n");
+        let (out, status) = run_script(&input);
+        let out = String::from_utf8(out).unwrap();
+        prop_assert!(status.success());
+        let expected = lines.iter().filter(|l| gets_reply(l)).count() + 1;
+        let replies: Vec<&str> = out.split_terminator("\n\n").collect();
+        prop_assert_eq!(replies.len(), expected, "{}", out);
+        prop_assert_eq!(*replies.last().unwrap(), "=999999 reversi");
+        for r in &replies {
+            prop_assert!(r.starts_with('=') || r.starts_with('?'), "{}", r);
+        }
+    }
+}
