@@ -11,10 +11,15 @@ use std::time::Duration;
 
 use crate::rules::Color;
 
-/// Time kept back from every budget for reading, writing and scheduling.
+/// Most time kept back from a budget for reading, writing and scheduling
+/// (a twentieth of the budget, at least [`MIN_SAFETY`]).
 const SAFETY: Duration = Duration::from_millis(15);
+const MIN_SAFETY: Duration = Duration::from_millis(3);
 /// The least time a move is given, even with the clock nearly out.
 const MINIMUM: Duration = Duration::from_millis(5);
+/// GUIs send `time_left` in whole seconds (Quarry says `3` with 2.2 s
+/// left): a clock is trusted only up to this much less than it says.
+const ROUNDING: f64 = 1.0;
 
 /// One side's clock.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,6 +28,9 @@ struct SideClock {
     left: f64,
     /// Moves left in the byo-yomi period; 0 while in main time.
     stones: u64,
+    /// Whether `left` is a GUI's whole-second figure for a period already
+    /// under way, so possibly up to [`ROUNDING`] more than the truth.
+    rounded: bool,
 }
 
 /// The time rules in force.
@@ -35,6 +43,7 @@ pub struct Clock {
 /// GTP clock settings and both sides' clocks.
 #[derive(Clone, Debug, PartialEq)]
 struct Clocks {
+    main: f64,
     byoyomi: f64,
     stones: u64,
     black: SideClock,
@@ -64,8 +73,10 @@ impl Clock {
         let side = SideClock {
             left: main,
             stones: 0,
+            rounded: false,
         };
         self.clocks = Some(Clocks {
+            main,
             byoyomi,
             stones,
             black: side,
@@ -73,12 +84,20 @@ impl Clock {
         });
     }
 
-    /// `time_left`: what a GUI says is left on `color`'s clock.
+    /// `time_left`: what a GUI says is left on `color`'s clock. A full,
+    /// fresh period (all of the main time, or a whole byo-yomi period) is
+    /// exact; anything else may be rounded up to whole seconds.
     pub fn set_left(&mut self, color: Color, seconds: f64, stones: u64) {
         if let Some(c) = &mut self.clocks {
+            let fresh = if stones == 0 {
+                seconds >= c.main
+            } else {
+                stones >= c.stones && seconds >= c.byoyomi
+            };
             *c.side(color) = SideClock {
                 left: seconds,
                 stones,
+                rounded: !fresh,
             };
         }
     }
@@ -87,22 +106,20 @@ impl Clock {
     /// runs out (for GUIs that never send `time_left`).
     pub fn charge(&mut self, color: Color, used: Duration) {
         let Some(c) = &mut self.clocks else { return };
-        let (byoyomi, stones) = (c.byoyomi, c.stones);
+        let period = SideClock {
+            left: c.byoyomi,
+            stones: c.stones,
+            rounded: false,
+        };
         let side = c.side(color);
         side.left -= used.as_secs_f64();
         if side.stones > 0 {
             side.stones -= 1;
             if side.stones == 0 {
-                *side = SideClock {
-                    left: byoyomi,
-                    stones,
-                };
+                *side = period;
             }
-        } else if side.left <= 0.0 && stones > 0 {
-            *side = SideClock {
-                left: byoyomi,
-                stones,
-            };
+        } else if side.left <= 0.0 && period.stones > 0 {
+            *side = period;
         }
     }
 
@@ -116,8 +133,14 @@ impl Clock {
                     Color::Black => c.black,
                     Color::White => c.white,
                 };
+                let left = if side.rounded {
+                    (side.left - ROUNDING).max(side.left / 2.0)
+                } else {
+                    side.left
+                }
+                .max(0.0);
                 let seconds = if side.stones > 0 {
-                    side.left / side.stones as f64
+                    left / side.stones as f64
                 } else {
                     // Our moves still to come, roughly half the empties;
                     // keep a reserve so the last moves are not starved.
@@ -127,12 +150,13 @@ impl Clock {
                     } else {
                         0.0
                     };
-                    side.left.max(0.0) / moves_left + per_stone
+                    left / moves_left + per_stone
                 };
                 Duration::from_secs_f64(seconds.max(0.0))
             }
         };
-        let hard = hard.saturating_sub(SAFETY).max(MINIMUM);
+        let safety = (hard / 20).clamp(MIN_SAFETY, SAFETY);
+        let hard = hard.saturating_sub(safety).max(MINIMUM);
         (hard, hard / 2)
     }
 }
@@ -150,50 +174,67 @@ impl Clocks {
 mod tests {
     use super::*;
 
+    fn ms(ms: u64) -> Duration {
+        Duration::from_millis(ms)
+    }
+
     #[test]
     fn per_move_time_keeps_a_safety_margin() {
-        let c = Clock::per_move(Duration::from_millis(1000));
-        assert_eq!(
-            c.budget(Color::Black, 60),
-            (
-                Duration::from_millis(985),
-                Duration::from_millis(492) + Duration::from_micros(500)
-            )
-        );
-        let tiny = Clock::per_move(Duration::from_millis(1));
+        let c = Clock::per_move(ms(1000));
+        assert_eq!(c.budget(Color::Black, 60), (ms(985), ms(985) / 2));
+        let short = Clock::per_move(ms(100));
+        assert_eq!(short.budget(Color::Black, 60).0, ms(95));
+        let tiny = Clock::per_move(ms(1));
         assert_eq!(tiny.budget(Color::Black, 60).0, MINIMUM);
     }
 
     #[test]
     fn main_time_is_spread_over_the_remaining_moves() {
-        let mut c = Clock::per_move(Duration::from_secs(1));
-        c.set_clocks(64.0, 0.0, 0);
-        // 60 empties: 30 + 2 moves to share 64 s.
-        assert_eq!(
-            c.budget(Color::White, 60).0,
-            Duration::from_millis(2000) - SAFETY
-        );
+        let mut c = Clock::per_move(ms(1000));
+        c.set_clocks(64.0, 10.0, 5);
+        // 60 empties: 30 + 2 moves share 64 s, plus 2 s of byo-yomi each.
+        assert_eq!(c.budget(Color::White, 60).0, ms(4000) - SAFETY);
+        // A fresh byo-yomi period as a GUI reports it is exact.
         c.set_left(Color::White, 10.0, 5);
-        assert_eq!(
-            c.budget(Color::White, 60).0,
-            Duration::from_millis(2000) - SAFETY
-        );
+        assert_eq!(c.budget(Color::White, 60).0, ms(2000) - SAFETY);
+        // A period under way is trusted to a second less.
+        c.set_left(Color::White, 9.0, 4);
+        assert_eq!(c.budget(Color::White, 60).0, ms(2000) - SAFETY);
+    }
+
+    #[test]
+    fn whole_second_clocks_are_not_spent_to_the_end() {
+        // Quarry said "time_left black 3 1" with less than 3 s left.
+        let mut c = Clock::per_move(ms(1000));
+        c.set_clocks(20.0, 10.0, 5);
+        c.set_left(Color::Black, 3.0, 1);
+        assert_eq!(c.budget(Color::Black, 30).0, ms(2000) - SAFETY);
+        c.set_left(Color::Black, 1.0, 1);
+        assert_eq!(c.budget(Color::Black, 30).0, ms(500) - SAFETY);
+    }
+
+    #[test]
+    fn quarry_time_per_move_is_used_in_full() {
+        // Quarry's "limited time per move": time_settings 0 1 1, then
+        // time_left <colour> 1 1 before every genmove.
+        let mut c = Clock::per_move(ms(5000));
+        c.set_clocks(0.0, 1.0, 1);
+        assert_eq!(c.budget(Color::Black, 60).0, ms(1000) - SAFETY);
+        c.set_left(Color::Black, 1.0, 1);
+        assert_eq!(c.budget(Color::Black, 60).0, ms(1000) - SAFETY);
+        c.charge(Color::Black, ms(990));
+        assert_eq!(c.budget(Color::Black, 60).0, ms(1000) - SAFETY);
     }
 
     #[test]
     fn byoyomi_starts_when_main_time_is_used() {
-        let mut c = Clock::per_move(Duration::from_secs(1));
+        let mut c = Clock::per_move(ms(1000));
         c.set_clocks(1.0, 10.0, 5);
-        c.charge(Color::Black, Duration::from_secs(2));
-        assert_eq!(
-            c.budget(Color::Black, 40).0,
-            Duration::from_millis(2000) - SAFETY
-        );
+        c.charge(Color::Black, ms(2000));
+        // 10 s for 5 moves, by our own exact count.
+        assert_eq!(c.budget(Color::Black, 40).0, ms(2000) - SAFETY);
         // No time limits: back to the per-move time.
         c.set_clocks(0.0, 5.0, 0);
-        assert_eq!(
-            c.budget(Color::Black, 40).0,
-            Duration::from_millis(1000) - SAFETY
-        );
+        assert_eq!(c.budget(Color::Black, 40).0, ms(1000) - SAFETY);
     }
 }
