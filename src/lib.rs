@@ -6,5 +6,6 @@ pub mod engine;
 pub mod lab;
 pub mod players;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;

@@ -2,8 +2,10 @@
 //! with no subcommand, the engine daemon.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use reversi::lab::{self, LabError, Wording};
 use reversi::players;
+use reversi::referee::latency::{self, LatencyConfig};
 use reversi::rules::{
     AnyBoard, Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft,
 };
@@ -43,6 +45,27 @@ enum Command {
         /// Time limit for each computer move, in milliseconds.
         #[arg(long, default_value_t = 1000)]
         move_time_ms: u64,
+    },
+    /// Measures how late an engine answers `genmove` against its time limit.
+    Latency {
+        /// The engine's command line (default: this binary's daemon).
+        #[arg(long)]
+        engine: Option<String>,
+        /// Board side n.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// Time limit per move, in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        movetime_ms: u64,
+        /// Number of genmove calls.
+        #[arg(long, default_value_t = 1000)]
+        moves: usize,
+        /// Random plies at the start of each game.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Counts the leaves of the game tree from the start position.
     Perft {
@@ -100,6 +123,21 @@ fn main() -> ExitCode {
             }),
             Err(e) => Err(e.to_string()),
         },
+        Some(Command::Latency {
+            engine,
+            size,
+            movetime_ms,
+            moves,
+            opening_plies,
+            seed,
+        }) => run_latency(LatencyConfig {
+            engine: engine.unwrap_or_else(this_binary),
+            size,
+            movetime: Duration::from_millis(movetime_ms),
+            moves,
+            opening_plies,
+            seed,
+        }),
         Some(Command::Perft {
             size,
             depth,
@@ -115,6 +153,29 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A shell-quoted command line that runs this binary's daemon.
+fn this_binary() -> String {
+    let path = std::env::current_exe().expect("the running binary has a path");
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
+fn run_latency(cfg: LatencyConfig) -> Result<(), String> {
+    if !is_supported_size(cfg.size) {
+        return Err(format!(
+            "unsupported board size {} (even sizes 4 to 26)",
+            cfg.size
+        ));
+    }
+    let bar = ProgressBar::new(cfg.moves as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} genmoves, {elapsed} (eta {eta})")
+            .expect("valid template"),
+    );
+    let report = latency::measure(&cfg, || bar.inc(1)).map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    println!("{report}");
+    Ok(())
 }
 
 /// Runs a lab program on stdin/stdout; a closed stdout ends it quietly.

@@ -1,0 +1,203 @@
+//! A GTP client for an engine in another process: it sends one command at
+//! a time and waits for its reply with a timeout. Whatever the engine
+//! prints (garbage, endless output, nothing at all) or does (hang, crash)
+//! ends up as a [`ClientError`], never as a panic or a hang of ours.
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest reply we keep; longer ones are a protocol error.
+const MAX_REPLY: usize = 1 << 20;
+
+/// Why a command did not get a success reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientError {
+    /// The engine answered `? message`.
+    Refused(String),
+    /// No reply within the time allowed.
+    Timeout,
+    /// The engine exited or closed its output.
+    Died,
+    /// The engine printed something that is not a GTP reply.
+    Garbled(String),
+    /// The engine could not be started.
+    Spawn(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Refused(m) => write!(f, "refused: {m}"),
+            ClientError::Timeout => write!(f, "no reply in time"),
+            ClientError::Died => write!(f, "engine died"),
+            ClientError::Garbled(m) => write!(f, "garbled reply: {m}"),
+            ClientError::Spawn(m) => write!(f, "cannot start engine: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// One reply as read: success or failure and its text (id removed).
+type RawReply = Result<Result<String, String>, ClientError>;
+
+/// An engine process spoken to over GTP.
+pub struct GtpClient {
+    command_line: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<RawReply>,
+}
+
+impl GtpClient {
+    /// Starts `command_line` with `sh -c`, its stderr discarded.
+    pub fn spawn(command_line: &str) -> Result<GtpClient, ClientError> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command_line}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        // One reply in flight at a time; a small buffer is plenty.
+        let (tx, replies) = bounded(4);
+        thread::Builder::new()
+            .name("gtp-client".into())
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let reply = read_reply(&mut reader);
+                    let end = matches!(reply, Err(ClientError::Died));
+                    if tx.send(reply).is_err() || end {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        Ok(GtpClient {
+            command_line: command_line.to_string(),
+            stdin: child.stdin.take(),
+            child,
+            replies,
+        })
+    }
+
+    /// The command line the engine was started with.
+    pub fn command_line(&self) -> &str {
+        &self.command_line
+    }
+
+    /// Sends `command` and waits up to `timeout` for its reply: the success
+    /// text, or why there is none.
+    pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, ClientError> {
+        let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
+        if stdin
+            .write_all(format!("{command}\n").as_bytes())
+            .and_then(|_| stdin.flush())
+            .is_err()
+        {
+            return Err(ClientError::Died);
+        }
+        match self.replies.recv_timeout(timeout) {
+            Ok(Ok(Ok(text))) => Ok(text),
+            Ok(Ok(Err(message))) => Err(ClientError::Refused(message)),
+            Ok(Err(e)) => Err(e),
+            Err(RecvTimeoutError::Timeout) => Err(ClientError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Died),
+        }
+    }
+
+    /// Sends `command` and measures the time until its reply.
+    pub fn timed(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+    ) -> (Result<String, ClientError>, Duration) {
+        let start = Instant::now();
+        let result = self.send(command, timeout);
+        (result, start.elapsed())
+    }
+
+    /// Asks the engine to quit, then makes sure it is gone.
+    pub fn quit(mut self) {
+        let _ = self.send("quit", Duration::from_millis(500));
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        self.stdin.take();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for GtpClient {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Reads one reply: lines up to an empty line, the first starting with
+/// `=` or `?` (lines before it that do not are skipped as noise).
+fn read_reply<R: BufRead>(reader: &mut R) -> RawReply {
+    let mut text = String::new();
+    let mut started = false;
+    let mut success = true;
+    loop {
+        let mut line = Vec::new();
+        let read = reader
+            .by_ref()
+            .take((MAX_REPLY + 1) as u64)
+            .read_until(b'\n', &mut line)
+            .map_err(|_| ClientError::Died)?;
+        if read == 0 {
+            return Err(ClientError::Died);
+        }
+        if line.len() > MAX_REPLY || text.len() > MAX_REPLY {
+            return Err(ClientError::Garbled("reply too long".into()));
+        }
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim_end_matches(['\n', '\r']);
+        if !started {
+            let Some(first) = line.chars().next() else {
+                continue; // blank lines between replies
+            };
+            if first != '=' && first != '?' {
+                log::warn!("engine printed '{line}' outside a reply");
+                continue;
+            }
+            started = true;
+            success = first == '=';
+            // Drop the marker and the id.
+            let rest = line[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+            text.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            continue;
+        }
+        if line.is_empty() {
+            return Ok(if success { Ok(text) } else { Err(text) });
+        }
+        text.push('\n');
+        text.push_str(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_lose_their_marker_and_id() {
+        let mut input = &b"noise\n=12 d3\n\n? bad move\n\n= a\nb\n\n=\n\n"[..];
+        assert_eq!(read_reply(&mut input), Ok(Ok("d3".into())));
+        assert_eq!(read_reply(&mut input), Ok(Err("bad move".into())));
+        assert_eq!(read_reply(&mut input), Ok(Ok("a\nb".into())));
+        assert_eq!(read_reply(&mut input), Ok(Ok("".into())));
+        assert_eq!(read_reply(&mut input), Err(ClientError::Died));
+    }
+}

@@ -1,0 +1,180 @@
+//! How late does an engine answer `genmove`? Drives an engine process
+//! through self-play games (both colours asked in turn, from random
+//! openings) and records, for every `genmove`, the time from writing the
+//! command to reading the whole reply, against the per-move limit.
+
+use super::client::{ClientError, GtpClient};
+use crate::rules::{Game, Move, parse_move};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+use std::time::Duration;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct LatencyConfig {
+    /// The engine's command line.
+    pub engine: String,
+    pub size: usize,
+    /// Per-move limit given to the engine.
+    pub movetime: Duration,
+    /// Number of `genmove` calls.
+    pub moves: usize,
+    /// Random plies played (with `play`) at the start of each game.
+    pub opening_plies: usize,
+    pub seed: u64,
+}
+
+/// The measured reply times.
+#[derive(Clone, Debug)]
+pub struct LatencyReport {
+    pub size: usize,
+    pub limit: Duration,
+    /// Reply times, sorted.
+    pub samples: Vec<Duration>,
+    pub games: usize,
+}
+
+/// Why a measurement could not go on.
+#[derive(Debug)]
+pub enum LatencyError {
+    Client(ClientError),
+    IllegalMove(String),
+}
+
+impl fmt::Display for LatencyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LatencyError::Client(e) => write!(f, "{e}"),
+            LatencyError::IllegalMove(m) => write!(f, "engine played an illegal move: {m}"),
+        }
+    }
+}
+
+impl From<ClientError> for LatencyError {
+    fn from(e: ClientError) -> Self {
+        LatencyError::Client(e)
+    }
+}
+
+/// Runs the measurement; `tick` is called after every `genmove`.
+pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyReport, LatencyError> {
+    let setup_timeout = Duration::from_secs(10);
+    let move_timeout = cfg.movetime * 4 + Duration::from_secs(5);
+    let mut engine = GtpClient::spawn(&cfg.engine)?;
+    engine.send(&format!("boardsize {}", cfg.size), setup_timeout)?;
+    // Our daemon's per-move setting; GTP byo-yomi of one move for others.
+    if engine
+        .send(
+            &format!("set movetime {}", cfg.movetime.as_millis()),
+            setup_timeout,
+        )
+        .is_err()
+    {
+        let secs = cfg.movetime.as_secs_f64();
+        engine.send(&format!("time_settings 0 {secs} 1"), setup_timeout)?;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+    let mut samples = Vec::with_capacity(cfg.moves);
+    let mut games = 0;
+    while samples.len() < cfg.moves {
+        games += 1;
+        engine.send("clear_board", setup_timeout)?;
+        let mut game = Game::new(cfg.size).expect("size checked by the caller");
+        for _ in 0..cfg.opening_plies {
+            let pos = *game.position();
+            if pos.is_game_over() {
+                break;
+            }
+            let moves = pos.legal_moves(pos.to_move());
+            let mv = if moves.is_empty() {
+                Move::Pass
+            } else {
+                Move::Place(moves[rng.random_range(0..moves.len())])
+            };
+            engine.send(&format!("play {} {}", pos.to_move(), mv), setup_timeout)?;
+            game.play(pos.to_move(), mv)
+                .expect("random moves are legal");
+        }
+        while samples.len() < cfg.moves && !game.position().is_game_over() {
+            let color = game.position().to_move();
+            let (reply, took) = engine.timed(&format!("genmove {color}"), move_timeout);
+            let text = reply?;
+            let mv = parse_move(text.trim(), cfg.size)
+                .map_err(|_| LatencyError::IllegalMove(text.clone()))?;
+            game.play(color, mv)
+                .map_err(|e| LatencyError::IllegalMove(format!("{text}: {e}")))?;
+            samples.push(took);
+            tick();
+        }
+    }
+    engine.quit();
+    samples.sort();
+    Ok(LatencyReport {
+        size: cfg.size,
+        limit: cfg.movetime,
+        samples,
+        games,
+    })
+}
+
+impl LatencyReport {
+    fn percentile(&self, p: f64) -> Duration {
+        let i = ((self.samples.len() as f64 - 1.0) * p).round() as usize;
+        self.samples[i.min(self.samples.len() - 1)]
+    }
+
+    /// Replies later than the limit.
+    pub fn late(&self) -> usize {
+        self.samples.iter().filter(|&&s| s > self.limit).count()
+    }
+}
+
+impl fmt::Display for LatencyReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let n = self.samples.len();
+        writeln!(
+            f,
+            "{n} genmove replies on {0}x{0} ({1} games), limit {2:.0} ms",
+            self.size,
+            self.games,
+            ms(self.limit)
+        )?;
+        if n == 0 {
+            return Ok(());
+        }
+        let mean = self.samples.iter().sum::<Duration>() / n as u32;
+        writeln!(
+            f,
+            "latency ms: min {:.1}  median {:.1}  mean {:.1}  p90 {:.1}  p99 {:.1}  max {:.1}",
+            ms(self.samples[0]),
+            ms(self.percentile(0.5)),
+            ms(mean),
+            ms(self.percentile(0.9)),
+            ms(self.percentile(0.99)),
+            ms(self.samples[n - 1])
+        )?;
+        writeln!(f, "share of the limit   replies")?;
+        let bounds = [0.5, 0.9, 0.95, 0.98, 1.0, 1.05, 1.2, f64::INFINITY];
+        let mut lower = 0.0;
+        for upper in bounds {
+            let count = self
+                .samples
+                .iter()
+                .filter(|s| {
+                    let r = s.as_secs_f64() / self.limit.as_secs_f64();
+                    r > lower && r <= upper || (lower == 0.0 && r == 0.0)
+                })
+                .count();
+            let label = if upper.is_infinite() {
+                format!("> {:.0}%", lower * 100.0)
+            } else {
+                format!("{:.0}% - {:.0}%", lower * 100.0, upper * 100.0)
+            };
+            writeln!(f, "{label:>16}   {count}")?;
+            lower = upper;
+        }
+        write!(f, "late (past the limit): {}", self.late())
+    }
+}
