@@ -9,3 +9,4 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod tools;

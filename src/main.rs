@@ -9,6 +9,7 @@ use reversi::referee::latency::{self, LatencyConfig};
 use reversi::rules::{
     AnyBoard, Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft,
 };
+use reversi::tools::solve;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -66,6 +67,17 @@ enum Command {
         /// Seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Solves every position of an OBF file exactly (8x8).
+    Solve {
+        /// The OBF file (e.g. ../shared/data/ffo/fforum-40-59.obf).
+        file: String,
+        /// Hash table size in MB (a fresh table for each position).
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Number of the first position (default: from the file name).
+        #[arg(long)]
+        first: Option<usize>,
     },
     /// Counts the leaves of the game tree from the start position.
     Perft {
@@ -138,6 +150,7 @@ fn main() -> ExitCode {
             opening_plies,
             seed,
         }),
+        Some(Command::Solve { file, hash, first }) => run_solve(&file, hash, first),
         Some(Command::Perft {
             size,
             depth,
@@ -176,6 +189,22 @@ fn run_latency(cfg: LatencyConfig) -> Result<(), String> {
     bar.finish_and_clear();
     println!("{report}");
     Ok(())
+}
+
+fn run_solve(path: &str, hash: usize, first: Option<usize>) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let problems = solve::read_problems(&text)?;
+    let first = first.unwrap_or_else(|| solve::first_number(path));
+    let mut out = io::stdout().lock();
+    let mut emit = |line: String| writeln!(out, "{line}").and_then(|_| out.flush());
+    emit(solve::header()).map_err(|e| e.to_string())?;
+    let mut solutions = Vec::new();
+    for (i, problem) in problems.iter().enumerate() {
+        let s = solve::solve_one(problem, first + i, hash)?;
+        emit(solve::row(&s)).map_err(|e| e.to_string())?;
+        solutions.push(s);
+    }
+    emit(solve::totals(&solutions)).map_err(|e| e.to_string())
 }
 
 /// Runs a lab program on stdin/stdout; a closed stdout ends it quietly.

@@ -2,8 +2,10 @@
 //! transposition table that lives across moves (cleared for a new game).
 
 use super::Player;
-use crate::rules::{AnyBoard, Board, Move, Position, Square};
-use crate::search::{DISC, Heuristic, Iteration, Limits, Search, TranspositionTable, proven_discs};
+use crate::rules::{AnyBoard, Move, Position, Square};
+use crate::search::{
+    DISC, Endgame, Heuristic, Iteration, Limits, Search, TranspositionTable, proven_discs,
+};
 
 /// Default transposition table size, in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -29,7 +31,7 @@ impl Strong {
 
     /// Searches `board` (side `n`) within `limits`; the last finished
     /// iteration.
-    fn search<B: Board>(&mut self, board: B, n: usize, limits: &Limits) -> Iteration {
+    fn search<B: Endgame>(&mut self, board: B, n: usize, limits: &Limits) -> Iteration {
         let eval = Heuristic::<B::Set>::new(n);
         let mut search = Search::new(n, &mut self.tt, &eval, limits);
         search.run(&board, |it| {

@@ -7,6 +7,7 @@ mod board;
 mod game;
 mod mailbox;
 mod notation;
+pub mod obf;
 pub mod perft;
 mod position;
 mod set;

@@ -18,6 +18,7 @@
 //! - Aspiration windows around the previous iteration's score narrow the
 //!   search; a result outside the window is searched again fully.
 
+use super::endgame::Endgame;
 use super::eval::{DISC, Evaluator};
 use super::limits::Limits;
 use super::tt::{Bound, TranspositionTable};
@@ -76,7 +77,7 @@ struct RootMove {
 }
 
 /// A search of one position.
-pub struct Search<'a, B: Board, E: Evaluator<B>> {
+pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     tt: &'a mut TranspositionTable,
     eval: &'a E,
     limits: &'a Limits,
@@ -90,7 +91,7 @@ pub struct Search<'a, B: Board, E: Evaluator<B>> {
     _board: std::marker::PhantomData<B>,
 }
 
-impl<'a, B: Board, E: Evaluator<B>> Search<'a, B, E> {
+impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// A search for boards of side `n` using `tt`, `eval` and `limits`.
     pub fn new(n: usize, tt: &'a mut TranspositionTable, eval: &'a E, limits: &'a Limits) -> Self {
         Search {
@@ -260,6 +261,17 @@ impl<'a, B: Board, E: Evaluator<B>> Search<'a, B, E> {
         }
         if depth <= 0 {
             return self.eval.evaluate(board, moves);
+        }
+        let empties = board.empties().count() as i32;
+        if depth >= empties
+            && let Some(solved) = board.solve_exact(self.tt, self.limits, alpha, beta)
+        {
+            self.nodes += solved.nodes;
+            if solved.stopped {
+                self.stopped = true;
+                return 0;
+            }
+            return solved.score;
         }
 
         let key = board.hash_key();

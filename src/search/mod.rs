@@ -2,6 +2,7 @@
 //! evaluation and the generic iterative-deepening PVS. Knows nothing of I/O.
 
 mod alphabeta;
+mod endgame;
 mod eval;
 mod limits;
 mod tt;
@@ -9,6 +10,7 @@ mod tt;
 pub use alphabeta::{
     INFINITY, Iteration, Search, WIN, poll_interval, proven_discs, terminal_score,
 };
+pub use endgame::{Endgame, Solved, Solver, stable_discs, to_table};
 pub use eval::{DISC, Evaluator, Heuristic};
 pub use limits::{Limits, StopSignal, StopToken};
 pub use tt::{Bound, Hit, TranspositionTable};

@@ -1,0 +1,659 @@
+//! The exact endgame solver for 8x8: the final disc difference (empty
+//! squares to the winner) with perfect play, within an alpha-beta window.
+//!
+//! Why it is built this way (the techniques of Zebra and Edax):
+//! - Near the end most of the time goes into the last few plies, so they
+//!   get their own code: with one empty square the score is counted
+//!   directly; up to [`SHALLOW`] empties there is no table, no move list,
+//!   just the empty squares tried in parity order (squares in regions with
+//!   an odd number of empties first: whoever moves there also gets the last
+//!   move of the region).
+//! - Above that, "fastest first": moves are tried in order of how few
+//!   replies they leave the opponent (corners for the opponent count
+//!   double), after the table move; null-window PVS; results stored in the
+//!   shared transposition table as exact-to-the-end entries.
+//! - A stability cutoff: the opponent's stable discs (which no move can
+//!   flip) bound the best score we can reach, and cut the node when that
+//!   bound is below alpha.
+
+use super::alphabeta::WIN;
+use super::eval::DISC;
+use super::limits::Limits;
+use super::tt::{Bound, TranspositionTable};
+use crate::rules::{Bitboard, Board};
+
+/// Empties at or below which the solver uses the plain parity search.
+pub const SHALLOW: u32 = 7;
+/// Empties from which children are looked up in the table before any is
+/// searched (enhanced transposition cutoff).
+const ETC_EMPTIES: u32 = 12;
+
+/// The squares of each 4x4 quadrant.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Squares in the order the shallow search tries them within a parity
+/// class: corners, then edges away from corners, then the middle, then the
+/// C and X squares next to corners.
+const PRIORITY: [u64; 5] = [
+    CORNERS,
+    0x3C00_8181_8181_003C,
+    0x003C_7E7E_7E7E_3C00,
+    0x4281_0000_0000_8142,
+    0x0042_0000_0000_4200,
+];
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut m = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (rr, cc) = (r + dr, c + dc);
+                if (dr != 0 || dc != 0) && rr >= 0 && rr < 8 && cc >= 0 && cc < 8 {
+                    m |= 1u64 << (rr * 8 + cc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        t[sq] = m;
+        sq += 1;
+    }
+    t
+}
+
+/// The squares around each square: a move there needs an opponent disc
+/// among them.
+static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+/// The final score of a finished game for the player.
+#[inline]
+fn final_score(player: u64, opponent: u64) -> i32 {
+    let (p, o) = (player.count_ones() as i32, opponent.count_ones() as i32);
+    let empties = 64 - p - o;
+    match p.cmp(&o) {
+        std::cmp::Ordering::Greater => p - o + empties,
+        std::cmp::Ordering::Less => p - o - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The score with exactly one empty square `sq` left, player to move.
+#[inline]
+fn solve_one(player: u64, opponent: u64, sq: usize) -> i32 {
+    let p = player.count_ones() as i32;
+    let flips = Bitboard::flips_for(player, opponent, sq).count_ones() as i32;
+    if flips > 0 {
+        return 2 * (p + flips + 1) - 64;
+    }
+    let theirs = Bitboard::flips_for(opponent, player, sq).count_ones() as i32;
+    if theirs > 0 {
+        return 2 * (p - theirs) - 64;
+    }
+    let diff = 2 * p - 63;
+    if diff > 0 { diff + 1 } else { diff - 1 }
+}
+
+/// Masks of the lines (rows, columns, both diagonals) through each square.
+struct Lines {
+    lines: [[u64; 4]; 64],
+}
+
+const fn build_lines() -> Lines {
+    let mut lines = [[0u64; 4]; 64];
+    let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let (dr, dc) = dirs[d];
+            let mut m = 1u64 << sq;
+            let mut k = 1;
+            while k < 8 {
+                let (r1, c1) = ((sq / 8) as i32 + dr * k, (sq % 8) as i32 + dc * k);
+                if r1 >= 0 && r1 < 8 && c1 >= 0 && c1 < 8 {
+                    m |= 1u64 << (r1 * 8 + c1);
+                }
+                let (r2, c2) = ((sq / 8) as i32 - dr * k, (sq % 8) as i32 - dc * k);
+                if r2 >= 0 && r2 < 8 && c2 >= 0 && c2 < 8 {
+                    m |= 1u64 << (r2 * 8 + c2);
+                }
+                k += 1;
+            }
+            lines[sq][d] = m;
+            d += 1;
+        }
+        sq += 1;
+    }
+    Lines { lines }
+}
+
+static LINES: Lines = build_lines();
+
+/// Squares whose line in each direction is full: (horizontal, vertical,
+/// diagonal, anti-diagonal).
+fn full_lines(occupied: u64) -> [u64; 4] {
+    let mut full = [0u64; 4];
+    for (d, f) in full.iter_mut().enumerate() {
+        let mut seen = 0u64;
+        for sq in 0..64 {
+            let line = LINES.lines[sq][d];
+            if seen & (1 << sq) == 0 {
+                seen |= line;
+                if occupied & line == line {
+                    *f |= line;
+                }
+            }
+        }
+    }
+    full
+}
+
+/// Discs of `player` that can never be flipped: in each of the four line
+/// directions the line is full, or the disc is on the edge across it, or a
+/// neighbour along it is itself stable and of the same colour.
+pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    const EDGE: u64 = 0xFF81_8181_8181_81FF;
+    const COLS_AH: u64 = 0x8181_8181_8181_8181;
+    const ROWS_18: u64 = 0xFF00_0000_0000_00FF;
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let [full_h, full_v, full_d9, full_d7] = full_lines(player | opponent);
+    let mut stable = 0u64;
+    loop {
+        let h = full_h | COLS_AH | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+        let v = full_v | ROWS_18 | (stable << 8) | (stable >> 8);
+        let d9 = full_d9 | EDGE | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+        let d7 = full_d7 | EDGE | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+        let next = player & h & v & d9 & d7;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// What the generic search asks of a board type near the end of the game:
+/// an exact solver, where the type has one.
+pub trait Endgame: Board {
+    /// Solves exactly (see [`Solver::solve`]), window and result in the
+    /// search's units; `None` when the board type has no solver (then the
+    /// search itself goes to the end).
+    fn solve_exact(
+        &self,
+        tt: &mut TranspositionTable,
+        limits: &Limits,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<Solved>;
+}
+
+/// A solver run as the search sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved {
+    /// Score in the search's units (see [`to_table`]).
+    pub score: i32,
+    pub nodes: u64,
+    /// Whether a limit cut it short (the score is then void).
+    pub stopped: bool,
+}
+
+impl Endgame for Bitboard {
+    fn solve_exact(
+        &self,
+        tt: &mut TranspositionTable,
+        limits: &Limits,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<Solved> {
+        let mut solver = Solver::new(tt, limits);
+        let (a, b) = (disc_floor(alpha), -disc_floor(-beta));
+        let score = solver.solve(self, a.max(-65), b.min(65));
+        Some(Solved {
+            score: to_table(score),
+            nodes: solver.nodes,
+            stopped: solver.stopped,
+        })
+    }
+}
+
+impl Endgame for crate::rules::WideBoard {
+    fn solve_exact(
+        &self,
+        _: &mut TranspositionTable,
+        _: &Limits,
+        _: i32,
+        _: i32,
+    ) -> Option<Solved> {
+        None
+    }
+}
+
+/// The largest disc score whose search-unit value is at most `x`, so that
+/// a solver window in discs means the same as the search's window.
+fn disc_floor(x: i32) -> i32 {
+    if x >= WIN {
+        (x - WIN).div_euclid(DISC)
+    } else if x >= 0 {
+        0
+    } else if x > -WIN {
+        -1
+    } else {
+        (x + WIN).div_euclid(DISC).min(-1)
+    }
+}
+
+/// How promising a move is for the fastest-first ordering (lower first),
+/// from the position after it (`np` to move, that is the opponent): its
+/// replies, corners counted twice, and its potential mobility (empty
+/// squares next to our discs), less a bonus for taking a corner.
+#[inline]
+fn move_cost(np: u64, no: u64, sq: usize) -> i32 {
+    let replies = Bitboard::moves_for(np, no);
+    let empty = !(np | no);
+    let potential = (empty & Bitboard::default().neighbours(no)).count_ones() as i32;
+    let mut cost =
+        16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 + 2 * potential;
+    if CORNERS & (1 << sq) != 0 {
+        cost -= 8;
+    }
+    cost
+}
+
+/// The exact solver with its counters; shares the search's table.
+pub struct Solver<'a> {
+    tt: &'a mut TranspositionTable,
+    limits: &'a Limits,
+    nodes: u64,
+    stopped: bool,
+}
+
+/// Nodes between two looks at the clock.
+const POLL: u64 = 4096;
+
+/// A solver result (disc units) in the search's units: the value of a
+/// finished game with that score.
+pub fn to_table(score: i32) -> i32 {
+    score * DISC + score.signum() * WIN
+}
+
+/// A table score back in disc units, if it is a finished-game score.
+fn from_table(score: i32) -> Option<i32> {
+    if score == 0 {
+        Some(0)
+    } else if score.abs() >= WIN / 2 {
+        Some((score - score.signum() * WIN) / DISC)
+    } else {
+        None
+    }
+}
+
+impl<'a> Solver<'a> {
+    /// A solver using `tt` and stopping on `limits`.
+    pub fn new(tt: &'a mut TranspositionTable, limits: &'a Limits) -> Solver<'a> {
+        Solver {
+            tt,
+            limits,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Nodes searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether a limit stopped the last solve (its result is then void).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The best move (square index; `None` if the side to move must pass or
+    /// the game is over) and the exact score of `board`, searched with
+    /// aspiration windows around `guess` (a score in discs).
+    pub fn solve_root(&mut self, board: &Bitboard, guess: i32) -> (Option<usize>, i32) {
+        let (p, o) = (board.player, board.opponent);
+        let moves = Bitboard::moves_for(p, o);
+        if moves == 0 {
+            return (None, self.solve(board, -65, 65));
+        }
+        // Try the moves in the deep search's order.
+        let mut order: Vec<(i32, usize)> = Vec::new();
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let child = board.play(sq);
+            let replies = child.moves();
+            let cost = 16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            order.push((cost, sq));
+        }
+        order.sort_unstable();
+        let empties = (!(p | o)).count_ones() as i32;
+        // Scores on a full 8x8 board are even: windows of width 2 around an
+        // even guess settle most roots in one or two passes.
+        let mut guess = guess.clamp(-64, 64) & !1;
+        let mut width = 2;
+        loop {
+            let (lo, hi) = ((guess - width).max(-65), (guess + width).min(65));
+            let (best, score) = self.root_pass(board, &order, lo, hi, empties);
+            if self.stopped {
+                return (best, score);
+            }
+            if (score <= lo && lo > -65) || (score >= hi && hi < 65) {
+                guess = score;
+                width *= 2;
+            } else {
+                return (best, score);
+            }
+        }
+    }
+
+    fn root_pass(
+        &mut self,
+        board: &Bitboard,
+        order: &[(i32, usize)],
+        mut alpha: i32,
+        beta: i32,
+        empties: i32,
+    ) -> (Option<usize>, i32) {
+        let mut best = (None, -65);
+        for (i, &(_, sq)) in order.iter().enumerate() {
+            let child = board.play(sq);
+            let (np, no) = (child.player, child.opponent);
+            let e = (empties - 1) as u32;
+            let score = if i == 0 {
+                -self.dispatch(np, no, -beta, -alpha, e)
+            } else {
+                let s = -self.dispatch(np, no, -alpha - 1, -alpha, e);
+                if s > alpha && s < beta {
+                    -self.dispatch(np, no, -beta, -alpha, e)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                return best;
+            }
+            if score > best.1 {
+                best = (Some(sq), score);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The exact score of `board` for the side to move if it lies strictly
+    /// inside (alpha, beta); otherwise a bound on the side that failed.
+    pub fn solve(&mut self, board: &Bitboard, alpha: i32, beta: i32) -> i32 {
+        let (p, o) = (board.player, board.opponent);
+        let empties = (!(p | o)).count_ones();
+        self.dispatch(p, o, alpha, beta, empties)
+    }
+
+    #[inline]
+    fn dispatch(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+        match empties {
+            0 => {
+                self.nodes += 1;
+                final_score(p, o)
+            }
+            1 => {
+                self.nodes += 1;
+                solve_one(p, o, (!(p | o)).trailing_zeros() as usize)
+            }
+            e if e <= SHALLOW => self.shallow(p, o, alpha, beta, e),
+            e => self.deep(p, o, alpha, beta, e),
+        }
+    }
+
+    fn poll(&mut self) {
+        if self.nodes.is_multiple_of(POLL) && self.limits.must_stop() {
+            self.stopped = true;
+        }
+    }
+
+    /// Few empties: no table, no move list; squares in parity order.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        let empty = !(p | o);
+        let mut odd = 0u64;
+        for q in QUADRANTS {
+            if (empty & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        let mut best = -65;
+        let mut any = false;
+        for parity in [odd, !odd] {
+            for class in PRIORITY {
+                let mut squares = empty & parity & class;
+                while squares != 0 {
+                    let sq = squares.trailing_zeros() as usize;
+                    squares &= squares - 1;
+                    if NEIGHBOURS[sq] & o == 0 {
+                        continue;
+                    }
+                    let flips = Bitboard::flips_for(p, o, sq);
+                    if flips == 0 {
+                        continue;
+                    }
+                    any = true;
+                    let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+                    let score = if empties == 2 {
+                        self.nodes += 1;
+                        -solve_one(np, no, (!(np | no)).trailing_zeros() as usize)
+                    } else {
+                        -self.shallow(np, no, -beta, -alpha, empties - 1)
+                    };
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            alpha = score;
+                            if alpha >= beta {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !any {
+            if Bitboard::moves_for(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, empties);
+        }
+        best
+    }
+
+    /// Many empties: table, fastest-first ordering, stability cutoff, PVS.
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        // Stability: the opponent keeps at least its stable discs.
+        if alpha >= 0 {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let board = Bitboard {
+            player: p,
+            opponent: o,
+        };
+        let key = board.hash_key();
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv;
+            if hit.depth >= empties as i32
+                && let Some(score) = from_table(hit.score)
+            {
+                match hit.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let moves = Bitboard::moves_for(p, o);
+        if moves == 0 {
+            if Bitboard::moves_for(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, empties);
+        }
+        // Order: table move, then fewest opponent replies (corners double).
+        let mut list = [(0i32, 0u8, 0u64); 36];
+        let mut n = 0;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let flips = Bitboard::flips_for(p, o, sq);
+            let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+            if empties >= ETC_EMPTIES {
+                // Enhanced transposition cutoff: a child already known to
+                // be bad enough for the opponent ends this node now.
+                let child = Bitboard {
+                    player: np,
+                    opponent: no,
+                };
+                if let Some(hit) = self.tt.probe(child.hash_key())
+                    && hit.depth >= empties as i32 - 1
+                    && matches!(hit.bound, Bound::Exact | Bound::Upper)
+                    && let Some(score) = from_table(hit.score)
+                    && -score >= beta
+                {
+                    return -score;
+                }
+            }
+            let mut cost = move_cost(np, no, sq);
+            if Some(sq) == tt_move {
+                cost = i32::MIN;
+            }
+            list[n] = (cost, sq as u8, flips);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        list.sort_unstable_by_key(|&(cost, _, _)| cost);
+
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_move = list[0].1 as usize;
+        for (i, &(_, sq, flips)) in list.iter().enumerate() {
+            let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+            let child = empties - 1;
+            let score = if i == 0 {
+                -self.dispatch(np, no, -beta, -alpha, child)
+            } else {
+                let s = -self.dispatch(np, no, -alpha - 1, -alpha, child);
+                if s > alpha && s < beta {
+                    -self.dispatch(np, no, -beta, -alpha, child)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = sq as usize;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let mv = (bound != Bound::Upper).then_some(best_move);
+        self.tt
+            .store(key, empties as i32, to_table(best), bound, mv);
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_discs_include_corners_and_full_edges() {
+        // Player on a1 and b1, opponent on c1: a1, b1 stable.
+        assert_eq!(stable_discs(0b11, 0b100), 0b11);
+        // A lone disc in the middle is not stable.
+        assert_eq!(stable_discs(1 << 27, 1 << 28), 0);
+        // A full board is all stable.
+        assert_eq!(
+            stable_discs(0x0F0F_0F0F_0F0F_0F0F, !0x0F0F_0F0F_0F0F_0F0F),
+            0x0F0F_0F0F_0F0F_0F0F
+        );
+    }
+
+    #[test]
+    fn disc_windows_mean_the_same_as_search_windows() {
+        for d in -64..=64 {
+            let v = to_table(d);
+            assert_eq!(disc_floor(v), d);
+            assert_eq!(
+                disc_floor(v - 1),
+                if d == 0 {
+                    -1
+                } else if d == 1 {
+                    0
+                } else {
+                    d - 1
+                }
+            );
+            assert_eq!(from_table(v), Some(d));
+        }
+        assert_eq!(disc_floor(35), 0);
+        assert_eq!(disc_floor(-WIN), -1);
+        assert_eq!(-disc_floor(-36), 1);
+    }
+
+    #[test]
+    fn one_empty_square_scores() {
+        // Player has everything but h8 and one opponent disc at g8: h8 flips it.
+        let empty = 1u64 << 63;
+        let opp = 1u64 << 62;
+        let player = !(empty | opp);
+        assert_eq!(solve_one(player, opp, 63), 64);
+        // Opponent alone can move: it flips, player then has 64 - 2 - ... discs.
+        assert_eq!(solve_one(opp, player, 63), -64);
+    }
+}

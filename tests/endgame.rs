@@ -1,0 +1,190 @@
+//! The exact solver and the search: FFO #1-#19 scores and moves, random
+//! endgames against a plain minimax written here, the same scores under
+//! the 8 symmetries of the board, exact results on small boards, and
+//! searches stopped at any moment still returning legal moves.
+
+use proptest::prelude::*;
+use reversi::players::{Player, Strong};
+use reversi::rules::obf::Problem;
+use reversi::rules::{Bitboard, Board, Position, Square, SquareSet, WideBoard};
+use reversi::search::{Limits, Solver, StopToken, TranspositionTable};
+use reversi::tools::solve::{read_problems, solve_one};
+use std::time::{Duration, Instant};
+
+fn ffo(name: &str) -> Vec<Problem> {
+    let path = format!("{}/tests/data/ffo/{name}", env!("CARGO_MANIFEST_DIR"));
+    read_problems(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Plain negamax to the end of the game, no pruning.
+fn minimax<B: Board>(b: &B) -> i32 {
+    let moves = b.moves();
+    if moves.is_empty() {
+        let passed = b.pass();
+        if passed.moves().is_empty() {
+            return b.final_score();
+        }
+        return -minimax(&passed);
+    }
+    moves.iter().map(|sq| -minimax(&b.play(sq))).max().unwrap()
+}
+
+fn solve(board: &Bitboard) -> (Option<usize>, i32) {
+    let mut tt = TranspositionTable::new(4);
+    let limits = Limits::unlimited();
+    Solver::new(&mut tt, &limits).solve_root(board, 0)
+}
+
+#[test]
+fn ffo_1_to_19_are_solved_exactly() {
+    for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
+        let s = solve_one(p, i + 1, 16).unwrap();
+        assert_eq!(s.agrees, Some(true), "FFO #{}: {:?}", i + 1, s);
+    }
+}
+
+/// A position reached by random moves from the start, with `empties` left.
+fn random_position(n: usize, empties: u32, seed: u64) -> Position {
+    let mut state = seed | 1;
+    let mut pos = Position::start(n).unwrap();
+    while pos.empties() > empties && !pos.is_game_over() {
+        let moves = pos.legal_moves(pos.to_move());
+        if moves.is_empty() {
+            pos = pos.play(reversi::rules::Move::Pass).unwrap();
+            continue;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let sq = moves[(state % moves.len() as u64) as usize];
+        pos = pos.place(pos.to_move(), sq).unwrap();
+    }
+    pos
+}
+
+/// The position with every square moved by one of the 8 symmetries.
+fn transformed(pos: &Position, sym: usize) -> Position {
+    let n = pos.size();
+    let map = |r: usize, c: usize| -> (usize, usize) {
+        let (r, c) = if sym & 4 != 0 { (c, r) } else { (r, c) };
+        let r = if sym & 1 != 0 { n - 1 - r } else { r };
+        let c = if sym & 2 != 0 { n - 1 - c } else { c };
+        (r, c)
+    };
+    let mut cells = vec![None; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            let (r2, c2) = map(r, c);
+            cells[r2 * n + c2] = pos.cell(Square::new(r, c));
+        }
+    }
+    Position::from_cells(n, &cells, pos.to_move()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn solver_agrees_with_plain_minimax(seed in any::<u64>(), empties in 1u32..=9) {
+        let pos = random_position(8, empties, seed);
+        let board: Bitboard = pos.board_as();
+        let (best, score) = solve(&board);
+        prop_assert_eq!(score, minimax(&board));
+        if let Some(sq) = best {
+            prop_assert_eq!(-minimax(&board.play(sq)), score, "best move scores the value");
+        }
+    }
+
+    #[test]
+    fn solver_windows_bound_the_value(seed in any::<u64>(), empties in 4u32..=12, a in -64i32..64) {
+        let board: Bitboard = random_position(8, empties, seed).board_as();
+        let exact = solve(&board).1;
+        let mut tt = TranspositionTable::new(1);
+        let limits = Limits::unlimited();
+        let s = Solver::new(&mut tt, &limits).solve(&board, a, a + 1);
+        prop_assert_eq!(s > a, exact > a, "null window at {}: {} vs {}", a, s, exact);
+    }
+
+    #[test]
+    fn scores_are_the_same_under_the_8_symmetries(seed in any::<u64>(), empties in 8u32..=14) {
+        let pos = random_position(8, empties, seed);
+        let score = solve(&pos.board_as()).1;
+        for sym in 1..8 {
+            let t: Bitboard = transformed(&pos, sym).board_as();
+            prop_assert_eq!(solve(&t).1, score, "symmetry {}", sym);
+        }
+    }
+}
+
+#[test]
+fn ffo_scores_are_the_same_under_the_8_symmetries() {
+    for p in ffo("fforum-1-19.obf").iter().take(4) {
+        let score = solve(&p.position.board_as()).1;
+        for sym in 1..8 {
+            let t: Bitboard = transformed(&p.position, sym).board_as();
+            assert_eq!(solve(&t).1, score);
+        }
+    }
+}
+
+#[test]
+fn small_boards_are_searched_exactly_to_the_end() {
+    // On 4x4 and 6x6 the generic search (no special solver) reaches the
+    // end: its exact scores must match plain minimax.
+    for (n, empties) in [(4, 12), (6, 11)] {
+        for seed in 1..6u64 {
+            let pos = random_position(n, empties, seed * 7919);
+            if pos.is_game_over() || !pos.has_moves(pos.to_move()) {
+                continue;
+            }
+            let wide: WideBoard = pos.board_as();
+            let expected = minimax(&wide);
+            let mut tt = TranspositionTable::new(4);
+            let limits = Limits::unlimited();
+            let eval = reversi::search::Heuristic::new(n);
+            let mut search = reversi::search::Search::new(n, &mut tt, &eval, &limits);
+            let it = search.run(&wide, |_| {});
+            assert!(it.exact, "{n}x{n} seed {seed}");
+            assert_eq!(reversi::search::proven_discs(it.score), Some(expected));
+            assert_eq!(-minimax(&wide.play(it.best)), expected, "best move is best");
+        }
+    }
+}
+
+#[test]
+fn stopped_searches_still_return_legal_moves() {
+    let mut player = Strong::new(8);
+    for n in [8, 12, 26] {
+        for (i, micros) in [0u64, 10, 100, 1_000, 5_000].into_iter().enumerate() {
+            let pos = random_position(n, (n * n - 10 - 7 * i) as u32, micros + n as u64);
+            if !pos.has_moves(pos.to_move()) {
+                continue;
+            }
+            // A hard deadline that is already (or nearly) past.
+            let limits =
+                Limits::unlimited().with_budget(Duration::from_micros(micros), Duration::ZERO);
+            let mv = player.choose(&pos, &limits);
+            assert!(pos.play(mv).is_ok(), "{n}x{n} after {micros} us: {mv}");
+            // A stop token raised before the search even starts.
+            let stop = StopToken::new();
+            stop.stop();
+            let limits = Limits {
+                stop,
+                ..Limits::unlimited()
+            };
+            let start = Instant::now();
+            let mv = player.choose(&pos, &limits);
+            assert!(pos.play(mv).is_ok());
+            assert!(start.elapsed() < Duration::from_secs(5));
+        }
+    }
+}
+
+#[test]
+fn the_engine_finds_the_ffo_best_move_through_the_player() {
+    // FFO #1 (14 empties) is solved within a second through the player.
+    let p = &ffo("fforum-1-19.obf")[0];
+    let mut player = Strong::new(16);
+    let mv = player.choose(&p.position, &Limits::movetime(Duration::from_secs(2)));
+    assert_eq!(p.agrees(mv, 18), Some(true), "{mv}");
+}
