@@ -75,6 +75,8 @@ impl Worker {
 pub struct Engine {
     worker: Worker,
     player: String,
+    /// Which board sides the player plays (index n).
+    sizes: [bool; crate::rules::MAX_SIZE + 1],
     hash_mb: usize,
     next_ticket: u64,
 }
@@ -84,9 +86,11 @@ impl Engine {
     pub fn new(player: &str, hash_mb: usize) -> Result<Engine, UnknownPlayer> {
         let mut built = players::build(player)?;
         built.set_hash_mb(hash_mb);
+        let sizes = std::array::from_fn(|n| built.supports(n));
         Ok(Engine {
             worker: Worker::spawn(built),
             player: player.to_string(),
+            sizes,
             hash_mb,
             next_ticket: 0,
         })
@@ -97,10 +101,14 @@ impl Engine {
         &self.player
     }
 
-    /// Replaces the player (a new thread; the old one ends after its job).
-    pub fn set_player(&mut self, player: &str) -> Result<(), UnknownPlayer> {
-        *self = Engine::new(player, self.hash_mb)?;
-        Ok(())
+    /// Whether the player plays n x n boards.
+    pub fn supports(&self, n: usize) -> bool {
+        self.sizes.get(n).copied().unwrap_or(false)
+    }
+
+    /// The hash table size the player was given, in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
     }
 
     /// Tells the player a new game starts.

@@ -60,8 +60,11 @@ pub fn run_lab8<R: BufRead, W: Write>(
         "W" | "w" => Color::White,
         _ => return Err(LabError::BadColor(tok)),
     };
-    print_board(out, &pos)?;
     let n = pos.size();
+    if !computer.supports(n) {
+        return Err(LabError::UnsupportedSize(computer.name(), n));
+    }
+    print_board(out, &pos)?;
     loop {
         if pos.is_game_over() {
             writeln!(out, "{}", result_line(&pos))?;

@@ -23,6 +23,8 @@ pub enum LabError {
     BadDimension(String),
     /// The computer's colour is not `B` or `W`.
     BadColor(String),
+    /// The chosen computer player does not play this board size.
+    UnsupportedSize(String, usize),
 }
 
 impl fmt::Display for LabError {
@@ -36,6 +38,7 @@ impl fmt::Display for LabError {
                 )
             }
             LabError::BadColor(s) => write!(f, "computer colour '{s}' is not B or W"),
+            LabError::UnsupportedSize(p, n) => write!(f, "{p} does not play {n}x{n} boards"),
         }
     }
 }

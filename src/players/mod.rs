@@ -3,10 +3,18 @@
 //! move (or `pass` when it has none); none of them does I/O.
 
 mod greedy;
+mod norvig;
+mod simple;
+mod smart;
 mod strong;
+mod weights;
 
-pub use greedy::Greedy;
+pub use greedy::{Greedy, greedy_index};
+pub use norvig::Norvig;
+pub use simple::{First, Random};
+pub use smart::{Smarter, Smartest, smarter_index, smartest_index};
 pub use strong::{DEFAULT_HASH_MB, Strong};
+pub use weights::{Weights, evaluate as weights_eval};
 
 use crate::rules::{Move, Position};
 use crate::search::Limits;
@@ -20,6 +28,11 @@ pub trait Player: Send {
     /// A legal move for the side to move of `pos`, or `pass` if it has none.
     /// Must return within the hard limit of `limits`.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Move;
+    /// Whether the player can play on an n x n board (some players' tables
+    /// are for 8x8 only).
+    fn supports(&self, _n: usize) -> bool {
+        true
+    }
     /// Forgets what it learnt of the previous game (hash tables).
     fn new_game(&mut self) {}
     /// Resizes its hash table, for players that have one.
@@ -44,13 +57,42 @@ impl fmt::Display for UnknownPlayer {
 impl std::error::Error for UnknownPlayer {}
 
 /// The player names [`build`] accepts.
-pub const NAMES: &[&str] = &["greedy", "strong"];
+pub const NAMES: &[&str] = &[
+    "strong",
+    "greedy",
+    "first",
+    "random[:<seed>]",
+    "norvig:<depth>",
+    "weights:<seconds>",
+    "smarter",
+    "smartest",
+];
 
-/// Builds a player from its name.
+/// Builds a player from its name: `strong`, `greedy`, `first`, `random`
+/// (seed 0) or `random:<seed>`, `norvig:<depth>` (depth 1 to 20),
+/// `weights:<seconds>`, `smarter`, `smartest`.
 pub fn build(name: &str) -> Result<Box<dyn Player>, UnknownPlayer> {
-    match name {
-        "greedy" => Ok(Box::new(Greedy)),
-        "strong" => Ok(Box::new(Strong::default())),
-        _ => Err(UnknownPlayer(name.to_string())),
-    }
+    let unknown = || UnknownPlayer(name.to_string());
+    let (base, arg) = match name.split_once(':') {
+        Some((b, a)) => (b, Some(a)),
+        None => (name, None),
+    };
+    Ok(match (base, arg) {
+        ("strong", None) => Box::new(Strong::default()),
+        ("greedy", None) => Box::new(Greedy),
+        ("first", None) => Box::new(First),
+        ("random", None) => Box::new(Random::new(0)),
+        ("random", Some(seed)) => Box::new(Random::new(seed.parse().map_err(|_| unknown())?)),
+        ("norvig", Some(depth)) => match depth.parse() {
+            Ok(d @ 1..=20) => Box::new(Norvig::new(d)),
+            _ => return Err(unknown()),
+        },
+        ("weights", Some(secs)) => match secs.parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 => Box::new(Weights::new(s)),
+            _ => return Err(unknown()),
+        },
+        ("smarter", None) => Box::new(Smarter),
+        ("smartest", None) => Box::new(Smartest),
+        _ => return Err(unknown()),
+    })
 }

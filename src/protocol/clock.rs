@@ -7,14 +7,10 @@
 //! GTP 2 spec, `byoyomi > 0` with `stones = 0` means no time limit (and the
 //! per-move time applies), `byoyomi = 0` means absolute time.
 
+use crate::rules::Color;
+use crate::search::safety;
 use std::time::Duration;
 
-use crate::rules::Color;
-
-/// Most time kept back from a budget for reading, writing and scheduling
-/// (a twentieth of the budget, at least [`MIN_SAFETY`]).
-const SAFETY: Duration = Duration::from_millis(15);
-const MIN_SAFETY: Duration = Duration::from_millis(3);
 /// The least time a move is given, even with the clock nearly out.
 const MINIMUM: Duration = Duration::from_millis(5);
 /// GUIs send `time_left` in whole seconds (Quarry says `3` with 2.2 s
@@ -155,8 +151,7 @@ impl Clock {
                 Duration::from_secs_f64(seconds.max(0.0))
             }
         };
-        let safety = (hard / 20).clamp(MIN_SAFETY, SAFETY);
-        let hard = hard.saturating_sub(safety).max(MINIMUM);
+        let hard = hard.saturating_sub(safety(hard)).max(MINIMUM);
         (hard, hard / 2)
     }
 }
@@ -177,6 +172,9 @@ mod tests {
     fn ms(ms: u64) -> Duration {
         Duration::from_millis(ms)
     }
+
+    /// The margin of budgets of 300 ms and more.
+    const SAFETY: Duration = Duration::from_millis(15);
 
     #[test]
     fn per_move_time_keeps_a_safety_margin() {

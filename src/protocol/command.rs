@@ -29,6 +29,7 @@ pub enum Command {
     RegGenmove(Color),
     Undo,
     ShowBoard,
+    ShowState,
     FinalScore,
     TimeSettings {
         main: f64,
@@ -185,24 +186,10 @@ fn side_of(cells: usize) -> Option<usize> {
 
 /// `{row|row|...}` (White to move) or `[row|row|...]` (Black to move).
 fn ascii_state(i: &str) -> Res<'_, Setup> {
-    let rows = || separated_list1(tag("|"), take_while1(|c: char| "bwBW.".contains(c)));
-    let braces = map(delimited(tag("{"), rows(), tag("}")), |r| (r, Color::White));
-    let brackets = map(delimited(tag("["), rows(), tag("]")), |r| (r, Color::Black));
-    map_opt(
-        alt((braces, brackets)),
-        |(rows, to_move): (Vec<&str>, Color)| {
-            let n = rows.len();
-            if rows.iter().any(|r| r.len() != n) {
-                return None;
-            }
-            let cells = rows
-                .concat()
-                .chars()
-                .map(cell)
-                .collect::<Option<Vec<_>>>()?;
-            Some(Setup::Board { n, cells, to_move })
-        },
-    )
+    map_opt(word, |w| {
+        let (n, cells, to_move) = crate::rules::comp::parse_state(w)?;
+        Some(Setup::Board { n, cells, to_move })
+    })
     .parse(i)
 }
 
@@ -315,6 +302,8 @@ pub static COMMANDS: &[Spec] = &[
     spec!("undo", "undo", |i| whole(i, no_args).map(|_| Command::Undo)),
     spec!("showboard", "showboard", |i| whole(i, no_args)
         .map(|_| Command::ShowBoard)),
+    spec!("showstate", "showstate", |i| whole(i, no_args)
+        .map(|_| Command::ShowState)),
     spec!("final_score", "final_score", |i| whole(i, no_args)
         .map(|_| Command::FinalScore)),
     spec!(

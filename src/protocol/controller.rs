@@ -118,6 +118,7 @@ impl<W: Write> Controller<W> {
             Command::RegGenmove(color) => self.genmove(color, token, received, false),
             Command::Undo => self.game.undo().map(|_| String::new()).map_err(rules_error),
             Command::ShowBoard => Ok(self.show_board()),
+            Command::ShowState => Ok(self.position().comp_state()),
             Command::FinalScore | Command::RulesFinalResult => Ok(self.score()),
             Command::TimeSettings {
                 main,
@@ -195,6 +196,13 @@ impl<W: Write> Controller<W> {
             game.play(pos.to_move(), Move::Pass).map_err(rules_error)?;
         }
         let pos = *game.position();
+        if !self.engine.supports(pos.size()) {
+            let n = pos.size();
+            return Err(format!(
+                "{} does not play {n}x{n} boards",
+                self.engine.player()
+            ));
+        }
         let mv = if !pos.has_moves(color) {
             Move::Pass
         } else {
@@ -332,7 +340,16 @@ impl<W: Write> Controller<W> {
 
     fn set(&mut self, setting: Setting) -> Outcome {
         match setting {
-            Setting::Player(name) => self.engine.set_player(&name).map_err(|e| e.to_string())?,
+            Setting::Player(name) => {
+                let mut engine =
+                    Engine::new(&name, self.engine.hash_mb()).map_err(|e| e.to_string())?;
+                let n = self.n();
+                if !engine.supports(n) {
+                    return Err(format!("{name} does not play {n}x{n} boards"));
+                }
+                engine.new_game();
+                self.engine = engine;
+            }
             Setting::MoveTime(0) => return Err("movetime must be at least 1 ms".into()),
             Setting::MoveTime(ms) => self.clock.set_move_time(Duration::from_millis(ms)),
             Setting::Depth(0) => self.depth = None,

@@ -68,6 +68,16 @@ impl Game {
         self.play(color, mv)
     }
 
+    /// Plays `mv` for whoever moves next, recording a forced pass first:
+    /// for move lists, where passes are left out.
+    pub fn play_next(&mut self, mv: Move) -> Result<(), RulesError> {
+        let mut color = self.position.to_move();
+        if mv != Move::Pass && self.position.must_pass() {
+            color = color.other();
+        }
+        self.play_passing(color, mv)
+    }
+
     /// Takes back the last move (a pass counts as a move).
     pub fn undo(&mut self) -> Result<Move, RulesError> {
         let (prev, mv) = self.history.pop().ok_or(RulesError::NothingToUndo)?;

@@ -76,6 +76,12 @@ impl StopToken {
     }
 }
 
+/// Time kept back from a move's budget for reading, writing and
+/// scheduling: a twentieth of it, at least 3 ms and at most 15 ms.
+pub fn safety(limit: Duration) -> Duration {
+    (limit / 20).clamp(Duration::from_millis(3), Duration::from_millis(15))
+}
+
 /// Limits for one move decision. A searching player starts no iteration
 /// after `soft`, stops at once after `hard` or when `stop` is raised, and
 /// always returns a legal move.
@@ -97,11 +103,12 @@ impl Limits {
         Limits::default()
     }
 
-    /// A per-move time limit from now: all of it as the hard limit, half of
-    /// it as the soft one (an iteration rarely takes less time than all the
-    /// ones before it).
+    /// A per-move time limit from now: the limit less a [`safety`] margin
+    /// as the hard limit, half of that as the soft one (an iteration rarely
+    /// takes less time than all the ones before it).
     pub fn movetime(limit: Duration) -> Limits {
-        Limits::default().with_budget(limit, limit / 2)
+        let hard = limit.saturating_sub(safety(limit));
+        Limits::default().with_budget(hard, hard / 2)
     }
 
     /// These limits with a hard limit `hard` and a soft one `soft` from now.

@@ -12,5 +12,5 @@ pub use alphabeta::{
 };
 pub use endgame::{Endgame, Solved, Solver, stable_discs, to_table};
 pub use eval::{DISC, Evaluator, Heuristic};
-pub use limits::{Limits, StopSignal, StopToken};
+pub use limits::{Limits, StopSignal, StopToken, safety};
 pub use tt::{Bound, Hit, TranspositionTable};

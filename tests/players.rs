@@ -1,0 +1,336 @@
+//! The seed players against plain references written here from the seed
+//! documents' descriptions (no pruning, no bit tricks), on random
+//! positions; and the file mode of the small C program through the binary.
+
+use proptest::prelude::*;
+use reversi::players::{Norvig, Player, Smarter, Smartest, Weights, build};
+use reversi::rules::{Bitboard, Color, Move, Position, Square};
+use reversi::search::Limits;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Norvig's table, typed in again from the COMP24011 handout.
+#[rustfmt::skip]
+const NORVIG: [[i32; 8]; 8] = [
+    [120, -20, 20, 5, 5, 20, -20, 120],
+    [-20, -40, -5, -5, -5, -5, -40, -20],
+    [20, -5, 15, 3, 3, 15, -5, 20],
+    [5, -5, 3, 3, 3, 3, -5, 5],
+    [5, -5, 3, 3, 3, 3, -5, 5],
+    [20, -5, 15, 3, 3, 15, -5, 20],
+    [-20, -40, -5, -5, -5, -5, -40, -20],
+    [120, -20, 20, 5, 5, 20, -20, 120],
+];
+
+fn board_eval(pos: &Position) -> i32 {
+    let mut v = 0;
+    for (r, row) in NORVIG.iter().enumerate() {
+        for (c, weight) in row.iter().enumerate() {
+            match pos.cell(Square::new(r, c)) {
+                Some(Color::White) => v += weight,
+                Some(Color::Black) => v -= weight,
+                None => {}
+            }
+        }
+    }
+    v
+}
+
+/// Legal moves in the course code's order: column-major.
+fn column_major(pos: &Position) -> Vec<Square> {
+    let mut moves = pos.legal_moves(pos.to_move());
+    moves.sort_by_key(|sq| (sq.col, sq.row));
+    moves
+}
+
+/// Plain minimax, White maximising; a pass is a ply, the end is a leaf.
+fn minimax(pos: &Position, depth: u32) -> i32 {
+    if depth == 0 || pos.is_game_over() {
+        return board_eval(pos);
+    }
+    let moves = column_major(pos);
+    if moves.is_empty() {
+        return minimax(&pos.play(Move::Pass).unwrap(), depth - 1);
+    }
+    let values = moves
+        .iter()
+        .map(|&sq| minimax(&pos.place(pos.to_move(), sq).unwrap(), depth - 1));
+    if pos.to_move() == Color::White {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+/// The reference agent's choice: the first best move, column-major.
+fn norvig_reference(pos: &Position, depth: u32) -> Option<Square> {
+    let mut best: Option<(i32, Square)> = None;
+    for sq in column_major(pos) {
+        let v = minimax(&pos.place(pos.to_move(), sq).unwrap(), depth - 1);
+        let better = match best {
+            None => true,
+            Some((b, _)) if pos.to_move() == Color::White => v > b,
+            Some((b, _)) => v < b,
+        };
+        if better {
+            best = Some((v, sq));
+        }
+    }
+    best.map(|(_, sq)| sq)
+}
+
+fn flips(pos: &Position, color: Color, sq: Square) -> usize {
+    pos.flips(color, sq).map_or(0, |f| f.len())
+}
+
+fn greedy(pos: &Position) -> Option<Square> {
+    let me = pos.to_move();
+    let mut best: Option<(usize, Square)> = None;
+    for sq in pos.legal_moves(me) {
+        let f = flips(pos, me, sq);
+        if best.is_none_or(|(b, _)| f > b) {
+            best = Some((f, sq));
+        }
+    }
+    best.map(|(_, sq)| sq)
+}
+
+fn smarter_reference(pos: &Position) -> Option<Square> {
+    let me = pos.to_move();
+    let mut best: Option<(f64, Square)> = None;
+    for sq in pos.legal_moves(me) {
+        let after = pos.place(me, sq).unwrap();
+        let reply = after
+            .legal_moves(me.other())
+            .into_iter()
+            .map(|m| flips(&after, me.other(), m))
+            .max()
+            .unwrap_or(0);
+        let score = flips(pos, me, sq) as f64 - 0.001 * reply as f64;
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, sq));
+        }
+    }
+    best.map(|(_, sq)| sq)
+}
+
+fn smartest_reference(pos: &Position) -> Option<Square> {
+    let me = pos.to_move();
+    let mut best: Option<(i64, Square)> = None;
+    for sq in pos.legal_moves(me) {
+        let mut p = pos.place(me, sq).unwrap();
+        for _ in 0..10 {
+            if p.is_game_over() {
+                break;
+            }
+            p = match greedy(&p) {
+                Some(m) => p.place(p.to_move(), m).unwrap(),
+                None => p.play(Move::Pass).unwrap(),
+            };
+        }
+        let diff = p.count(me) as f64 - p.count(me.other()) as f64;
+        let replies = p.legal_moves(me.other()).len() as f64;
+        let replies = if replies == 0.0 { 0.1 } else { replies };
+        let score = (diff + 0.1 / replies) as i64;
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, sq));
+        }
+    }
+    best.map(|(_, sq)| sq)
+}
+
+fn random_position(n: usize, plies: usize, seed: u64) -> Position {
+    let mut state = seed | 1;
+    let mut pos = Position::start(n).unwrap();
+    for _ in 0..plies {
+        if pos.is_game_over() {
+            break;
+        }
+        let moves = pos.legal_moves(pos.to_move());
+        if moves.is_empty() {
+            pos = pos.play(Move::Pass).unwrap();
+            continue;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        pos = pos
+            .place(pos.to_move(), moves[(state % moves.len() as u64) as usize])
+            .unwrap();
+    }
+    pos
+}
+
+fn chosen(player: &mut dyn Player, pos: &Position) -> Option<Square> {
+    match player.choose(pos, &Limits::unlimited()) {
+        Move::Place(sq) => Some(sq),
+        Move::Pass => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn norvig_picks_the_reference_move(seed in any::<u64>(), plies in 0usize..58, depth in 1u32..=4) {
+        let pos = random_position(8, plies, seed);
+        prop_assume!(!pos.is_game_over());
+        prop_assert_eq!(chosen(&mut Norvig::new(depth), &pos), norvig_reference(&pos, depth));
+    }
+
+    #[test]
+    fn smarter_and_smartest_pick_the_reference_move(half in 2usize..=13, seed in any::<u64>(), fill in 0.0f64..1.0) {
+        let n = 2 * half;
+        let pos = random_position(n, (fill * (n * n - 4) as f64) as usize, seed);
+        prop_assume!(!pos.is_game_over());
+        prop_assert_eq!(chosen(&mut Smarter, &pos), smarter_reference(&pos));
+        prop_assert_eq!(chosen(&mut Smartest, &pos), smartest_reference(&pos));
+    }
+
+    #[test]
+    fn every_player_plays_legal_moves(name in prop::sample::select(vec!["first", "random:7", "greedy", "smarter", "smartest", "norvig:2", "weights:0.01", "strong"]), seed in any::<u64>(), plies in 0usize..60) {
+        let pos = random_position(8, plies, seed);
+        prop_assume!(!pos.is_game_over());
+        let mut player = build(name).unwrap();
+        let mv = player.choose(&pos, &Limits::movetime(Duration::from_millis(20)));
+        prop_assert!(pos.play(mv).is_ok(), "{} played {}", name, mv);
+    }
+}
+
+#[test]
+fn norvig_at_depth_8_on_the_handout_position() {
+    // The COMP24011 handout's position after Black's (5,4): White to move.
+    let (n, cells, to_move) = reversi::rules::comp::parse_state(
+        "{........|........|........|...wb...|...bbb..|........|........|........}",
+    )
+    .unwrap();
+    let pos = Position::from_cells(n, &cells, to_move).unwrap();
+    for depth in [1, 2, 3, 4, 5] {
+        assert_eq!(
+            chosen(&mut Norvig::new(depth), &pos),
+            norvig_reference(&pos, depth),
+            "depth {depth}"
+        );
+    }
+    assert!(Norvig::new(8).choose(&pos, &Limits::unlimited()) != Move::Pass);
+    assert!(!Norvig::new(2).supports(10));
+}
+
+#[test]
+fn weights_evaluation_and_time() {
+    // Start position: equal discs on four squares of equal value (-4).
+    let b: Bitboard = Position::start(8).unwrap().board_as();
+    assert_eq!(reversi::players::weights_eval(&b), 0);
+    // Black a1 (30) and b1 (-4) against White's two centre discs (-4 each):
+    // discs 2-2 = 0, squares 26 - (-8) = 34.
+    let mut cells = vec![None; 64];
+    cells[0] = Some(Color::Black);
+    cells[1] = Some(Color::Black);
+    cells[27] = Some(Color::White);
+    cells[36] = Some(Color::White);
+    for i in [9, 10, 11, 12, 13, 14] {
+        cells[i] = Some(Color::White);
+        cells[i + 40] = Some(Color::Black);
+    }
+    let pos = Position::from_cells(8, &cells, Color::Black).unwrap();
+    // Rows 2 and 7 cancel by symmetry (same values, 6 discs each side).
+    assert_eq!(reversi::players::weights_eval(&pos.board_as()), 34);
+    assert_eq!(reversi::players::Weights::new(1.0).name(), "weights:1");
+    let mut w = Weights::new(0.05);
+    let start = Instant::now();
+    let mv = w.choose(&Position::start(8).unwrap(), &Limits::unlimited());
+    assert!(start.elapsed() < Duration::from_millis(500));
+    assert!(Position::start(8).unwrap().play(mv).is_ok());
+}
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+}
+
+const START: &str =
+    "        \n        \n        \n   WB   \n   BW   \n        \n        \n        \n";
+
+#[test]
+fn file_move_writes_the_next_board() {
+    let dir = std::env::temp_dir().join(format!("reversi-file-move-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("game-07");
+    std::fs::write(&first, START).unwrap();
+    // Human black move 43: column 4, row 3 (d3), flips d4.
+    let out = binary()
+        .arg("file-move")
+        .arg(&first)
+        .args(["black", "43"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let next = std::fs::read_to_string(dir.join("game-08")).unwrap();
+    assert_eq!(
+        next,
+        "        \n        \n   B    \n   BB   \n   BW   \n        \n        \n        \n"
+    );
+    // The computer answers for White within its time.
+    let out = binary()
+        .arg("file-move")
+        .arg(dir.join("game-08"))
+        .args(["white", "0.1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let after = std::fs::read_to_string(dir.join("game-09")).unwrap();
+    assert_eq!(after.lines().count(), 8);
+    assert_eq!(
+        after.matches('W').count(),
+        3,
+        "one white disc placed, one flipped"
+    );
+    // The C program's form with a fourth argument is a human move too.
+    let out = binary()
+        .arg("file-move")
+        .arg(dir.join("game-09"))
+        .args(["black", "11", "x"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a1 is illegal here");
+    assert!(
+        !dir.join("game-10").exists(),
+        "nothing written after an error"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn file_move_errors_write_nothing() {
+    let dir = std::env::temp_dir().join(format!("reversi-file-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("b-01");
+    std::fs::write(&board, START).unwrap();
+    let bad_board = dir.join("bad-01");
+    std::fs::write(&bad_board, "xx\n").unwrap();
+    let cases: Vec<(std::path::PathBuf, &str, &str)> = vec![
+        (board.clone(), "black", "11"),  // illegal
+        (board.clone(), "purple", "43"), // bad colour
+        (board.clone(), "black", "x9"),  // neither move nor seconds
+        (board.clone(), "black", "-1"),  // negative seconds
+        (dir.join("missing-01"), "black", "43"),
+        (dir.join("noname"), "black", "43"), // no -NN suffix
+        (bad_board.clone(), "black", "43"),
+    ];
+    for (path, color, action) in cases {
+        let out = binary()
+            .arg("file-move")
+            .arg(&path)
+            .args([color, action])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{path:?} {color} {action}");
+        assert!(!out.stderr.is_empty());
+    }
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 2, "only the two input files");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
