@@ -5,11 +5,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use reversi::lab::{self, LabError, Wording};
 use reversi::players;
+use reversi::referee::arena::{self, MatchConfig, Openings, split_move_list};
+use reversi::referee::contestant::Contestant;
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::rules::{
     AnyBoard, Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft,
 };
-use reversi::tools::solve;
+use reversi::rules::{Color, Game, Move, comp, parse_move};
+use reversi::tools::{file_move, solve};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -78,6 +81,67 @@ enum Command {
         /// Number of the first position (default: from the file name).
         #[arg(long)]
         first: Option<usize>,
+    },
+    /// One move on a board file (the small C program's file mode): reads
+    /// `<name>-<NN>`, writes `<name>-<NN+1>`.
+    FileMove {
+        /// The board file, named `<name>-<NN>`.
+        file: String,
+        /// The colour to move: black or white.
+        color: String,
+        /// Seconds for the computer's move, or a human move XY (column then
+        /// row digit, 1-8; write whole seconds such as 12 as 12.0).
+        action: String,
+        /// The C program's extra argument after a human move (any text).
+        human: Option<String>,
+    },
+    /// Prints the COMP24011 state (`[....|....]`) after a sequence of moves.
+    State {
+        /// Board side n.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// Start from this state instead of the start position.
+        #[arg(long)]
+        from: Option<String>,
+        /// Moves to play, as `f5d6c3` or `f5 d6 c3` (passes as `pass`).
+        moves: Vec<String>,
+    },
+    /// Plays a match (two players) or a round-robin tournament (more) and
+    /// prints the results. Players are built-in names (strong, greedy,
+    /// first, random:<seed>, norvig:<depth>, weights:<seconds>, smarter,
+    /// smartest) or `cmd:<command line>` for an engine speaking the protocol.
+    Match {
+        /// Two or more players.
+        #[arg(required = true, num_args = 2..)]
+        players: Vec<String>,
+        /// Games per pairing (colours alternate; each opening is played twice).
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Board side n.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// Time per move, in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        time_ms: u64,
+        /// Lateness allowed before a move is forfeited, in milliseconds.
+        #[arg(long, default_value_t = 50)]
+        margin_ms: u64,
+        /// none, random:<plies> or file:<path> (move lists, one a line).
+        #[arg(long, default_value = "random:4")]
+        openings: String,
+        /// Stop each game this many plies after the opening and score it by
+        /// discs (the COMP24011 automarker plays 20).
+        #[arg(long)]
+        max_plies: Option<usize>,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write every game to this file as GGF, one a line.
+        #[arg(long)]
+        records: Option<String>,
+        /// Write every game to this file as a move list, one a line.
+        #[arg(long)]
+        move_lists: Option<String>,
     },
     /// Counts the leaves of the game tree from the start position.
     Perft {
@@ -151,6 +215,40 @@ fn main() -> ExitCode {
             seed,
         }),
         Some(Command::Solve { file, hash, first }) => run_solve(&file, hash, first),
+        Some(Command::Match {
+            players,
+            games,
+            size,
+            time_ms,
+            margin_ms,
+            openings,
+            max_plies,
+            seed,
+            records,
+            move_lists,
+        }) => Openings::parse(&openings, size).and_then(|openings| {
+            run_match(
+                &players,
+                MatchConfig {
+                    size,
+                    games,
+                    time: Duration::from_millis(time_ms),
+                    margin: Duration::from_millis(margin_ms),
+                    openings,
+                    max_plies,
+                    seed,
+                },
+                records.as_deref(),
+                move_lists.as_deref(),
+            )
+        }),
+        Some(Command::FileMove {
+            file,
+            color,
+            action,
+            human,
+        }) => run_file_move(&file, &color, &action, human.is_some()),
+        Some(Command::State { size, from, moves }) => run_state(size, from.as_deref(), &moves),
         Some(Command::Perft {
             size,
             depth,
@@ -205,6 +303,124 @@ fn run_solve(path: &str, hash: usize, first: Option<usize>) -> Result<(), String
         solutions.push(s);
     }
     emit(solve::totals(&solutions)).map_err(|e| e.to_string())
+}
+
+fn run_match(
+    names: &[String],
+    config: MatchConfig,
+    records: Option<&str>,
+    move_lists: Option<&str>,
+) -> Result<(), String> {
+    if !is_supported_size(config.size) {
+        return Err(format!(
+            "unsupported board size {} (even sizes 4 to 26)",
+            config.size
+        ));
+    }
+    let mut players = names
+        .iter()
+        .map(|n| Contestant::new(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(p) = players.iter().find(|p| !p.supports(config.size)) {
+        return Err(format!(
+            "{} does not play {n}x{n} boards",
+            p.name(),
+            n = config.size
+        ));
+    }
+    let open = |path: Option<&str>| -> Result<Option<std::fs::File>, String> {
+        path.map(|p| std::fs::File::create(p).map_err(|e| format!("{p}: {e}")))
+            .transpose()
+    };
+    let (mut ggf, mut lists) = (open(records)?, open(move_lists)?);
+    let pairs = players.len() * (players.len() - 1) / 2;
+    let bar = ProgressBar::new((pairs * config.games) as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
+            .expect("valid template"),
+    );
+    let mut write_error = None;
+    let mut on_game = |o: &arena::Outcome| {
+        bar.inc(1);
+        if let Some((c, f)) = &o.forfeit {
+            bar.set_message(format!("last forfeit: {c} {f}"));
+        }
+        let mut put = |file: &mut Option<std::fs::File>, line: String| {
+            if let Some(f) = file
+                && let Err(e) = writeln!(f, "{line}")
+            {
+                write_error = Some(e.to_string());
+            }
+        };
+        put(&mut ggf, o.record.ggf());
+        put(&mut lists, o.record.move_list());
+    };
+    let text = if players.len() == 2 {
+        let (a, b) = players.split_at_mut(1);
+        let tallies = arena::play_pairing(&mut a[0], &mut b[0], &config, &mut on_game);
+        arena::match_table([a[0].name(), b[0].name()], &tallies)
+    } else {
+        let (pairings, board) = arena::round_robin(&mut players, &config, &mut on_game);
+        format!(
+            "{}\nleaderboard (Lab 8 Part 3 points: win 2, loss 0, tie 0-1 by share of time used)\n{board}",
+            pairings.join("\n")
+        )
+    };
+    bar.finish_and_clear();
+    for p in &mut players {
+        p.finish();
+    }
+    println!(
+        "{n}x{n}, {} games per pairing, {} ms a move (+{} ms margin), openings {}, seed {}\n{text}",
+        config.games,
+        config.time.as_millis(),
+        config.margin.as_millis(),
+        config.openings_label(),
+        config.seed,
+        n = config.size
+    );
+    write_error.map_or(Ok(()), Err)
+}
+
+fn run_file_move(file: &str, color: &str, action: &str, human: bool) -> Result<(), String> {
+    let color = Color::parse(color)
+        .ok_or_else(|| file_move::FileMoveError::BadColor(color.into()).to_string())?;
+    let action = file_move::parse_action(action, human).map_err(|e| e.to_string())?;
+    let (next, mv) = file_move::file_move(std::path::Path::new(file), color, action)
+        .map_err(|e| e.to_string())?;
+    println!(
+        "{} plays {} -> {}",
+        color,
+        file_move_square(mv),
+        next.display()
+    );
+    Ok(())
+}
+
+/// A move as the C program writes squares: column digit, row digit.
+fn file_move_square(mv: Move) -> String {
+    match mv {
+        Move::Place(sq) => format!("{}{}", sq.col + 1, sq.row + 1),
+        Move::Pass => "pass".into(),
+    }
+}
+
+fn run_state(size: usize, from: Option<&str>, moves: &[String]) -> Result<(), String> {
+    let start = match from {
+        Some(state) => {
+            let (n, cells, to_move) =
+                comp::parse_state(state).ok_or_else(|| format!("bad state '{state}'"))?;
+            Position::from_cells(n, &cells, to_move).map_err(|e| e.to_string())?
+        }
+        None => Position::start(size).map_err(|e| e.to_string())?,
+    };
+    let mut game = Game::from_position(start);
+    for mv in split_move_list(&moves.join(" ")) {
+        let n = game.position().size();
+        let parsed = parse_move(&mv, n).map_err(|e| e.to_string())?;
+        game.play_next(parsed).map_err(|e| format!("{mv}: {e}"))?;
+    }
+    println!("{}", game.position().comp_state());
+    Ok(())
 }
 
 /// Runs a lab program on stdin/stdout; a closed stdout ends it quietly.

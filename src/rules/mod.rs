@@ -4,6 +4,7 @@
 
 mod bitboard;
 mod board;
+pub mod comp;
 mod game;
 mod mailbox;
 mod notation;
