@@ -1,5 +1,11 @@
-//! Driving engines in other processes over the protocol: a GTP client that
-//! survives anything the engine does, and the reply-latency benchmark.
+//! Driving engines in other processes over the protocol, and the referee
+//! that plays matches and tournaments between built-in players and external
+//! engines: a GTP client that survives anything an engine does, contestants,
+//! the match and round-robin arena with its tables, game records, and the
+//! reply-latency benchmark.
 
+pub mod arena;
 pub mod client;
+pub mod contestant;
 pub mod latency;
+pub mod records;

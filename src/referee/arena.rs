@@ -1,0 +1,546 @@
+//! Matches and round-robin tournaments between contestants: openings,
+//! alternating colours, every move checked by our own rules core, forfeits
+//! for illegal, unreadable or late moves and for engines that die, and the
+//! tables that summarise it all.
+
+use super::contestant::{Contestant, Forfeit};
+use super::records::GameRecord;
+use crate::rules::{Color, Game, Move, parse_move};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// How games start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// From the standard start position.
+    None,
+    /// `k` random plies from the start (different for each pair of games).
+    Random(usize),
+    /// Move lists read from a file, one per line, used in turn.
+    List(Vec<Vec<Move>>),
+}
+
+impl Openings {
+    /// `none`, `random:<plies>`, or `file:<path>` (move lists such as
+    /// `f5d6c3`, one a line; `#` starts a comment).
+    pub fn parse(spec: &str, n: usize) -> Result<Openings, String> {
+        if spec == "none" {
+            return Ok(Openings::None);
+        }
+        if let Some(k) = spec.strip_prefix("random:") {
+            return k
+                .parse()
+                .map(Openings::Random)
+                .map_err(|_| format!("bad opening length '{k}'"));
+        }
+        if let Some(path) = spec.strip_prefix("file:") {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let mut lists = Vec::new();
+            for line in text.lines() {
+                let line = line.split('#').next().unwrap_or("").trim();
+                if line.is_empty() {
+                    continue;
+                }
+                let moves = split_move_list(line)
+                    .iter()
+                    .map(|m| parse_move(m, n).map_err(|e| format!("{path}: {e}")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                lists.push(moves);
+            }
+            if lists.is_empty() {
+                return Err(format!("{path}: no openings"));
+            }
+            return Ok(Openings::List(lists));
+        }
+        Err(format!(
+            "unknown openings '{spec}' (none, random:<plies>, file:<path>)"
+        ))
+    }
+}
+
+/// Splits `f5d6c3` (or `f5 d6 c3`, with `pass`/`PA` for passes) into move
+/// strings in the standard notation.
+pub fn split_move_list(text: &str) -> Vec<String> {
+    let mut moves = Vec::new();
+    for word in text.split_whitespace() {
+        let mut rest = word;
+        while !rest.is_empty() {
+            if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+                moves.push("pass".to_string());
+                rest = &rest[4..];
+                continue;
+            }
+            let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
+            let len = (1 + digits.max(1)).min(rest.len());
+            moves.push(rest[..len].to_string());
+            rest = &rest[len..];
+        }
+    }
+    moves
+}
+
+/// The settings of a match or tournament.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub size: usize,
+    /// Games per pairing (colours alternate, each opening played twice).
+    pub games: usize,
+    pub time: Duration,
+    /// Allowed lateness before a move is forfeited.
+    pub margin: Duration,
+    pub openings: Openings,
+    /// Plies after the opening before the game is stopped and scored by
+    /// discs (the COMP24011 automarker plays 20); `None` plays to the end.
+    pub max_plies: Option<usize>,
+    pub seed: u64,
+}
+
+impl MatchConfig {
+    /// The openings as given on the command line.
+    pub fn openings_label(&self) -> String {
+        match &self.openings {
+            Openings::None => "none".into(),
+            Openings::Random(k) => format!("random:{k}"),
+            Openings::List(l) => format!("{} from a file", l.len()),
+        }
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub record: GameRecord,
+    /// Black's score in discs (empty squares to the winner at the end).
+    pub black_discs: i32,
+    /// Who forfeited, and why.
+    pub forfeit: Option<(Color, Forfeit)>,
+    /// Total thinking time of each side, and its number of moves.
+    pub time: [(Duration, usize); 2],
+    pub max_time: [Duration; 2],
+}
+
+impl Outcome {
+    /// +1 if Black won, -1 if White won, 0 for a draw.
+    pub fn winner(&self) -> i32 {
+        match &self.forfeit {
+            Some((Color::Black, _)) => -1,
+            Some((Color::White, _)) => 1,
+            None => self.black_discs.signum(),
+        }
+    }
+}
+
+fn index(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// The opening of the game pair `pair`.
+fn opening(config: &MatchConfig, pair: usize) -> Vec<(Color, Move)> {
+    let mut game = Game::new(config.size).expect("size checked");
+    match &config.openings {
+        Openings::None => {}
+        Openings::Random(k) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(
+                config
+                    .seed
+                    .wrapping_mul(0x9E37_79B9)
+                    .wrapping_add(pair as u64),
+            );
+            for _ in 0..*k {
+                let pos = *game.position();
+                if pos.is_game_over() {
+                    break;
+                }
+                let moves = pos.legal_moves(pos.to_move());
+                let mv = if moves.is_empty() {
+                    Move::Pass
+                } else {
+                    Move::Place(moves[rng.random_range(0..moves.len())])
+                };
+                game.play(pos.to_move(), mv).expect("legal random move");
+            }
+        }
+        Openings::List(lists) => {
+            for &mv in &lists[pair % lists.len()] {
+                if game.play_next(mv).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    game.moves().collect()
+}
+
+/// Plays one game; `players[0]` has Black.
+pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usize) -> Outcome {
+    let [black, white] = players;
+    let names = [black.name().to_string(), white.name().to_string()];
+    let mut sides = [black, white];
+    let opening = opening(config, pair);
+    let mut game = Game::new(config.size).expect("size checked");
+    for &(c, m) in &opening {
+        game.play(c, m).expect("opening moves are legal");
+    }
+    let mut time = [(Duration::ZERO, 0usize); 2];
+    let mut max_time = [Duration::ZERO; 2];
+    let mut forfeit = None;
+    for (i, side) in sides.iter_mut().enumerate() {
+        if let Err(f) = side.start_game(config.size, config.time, &opening) {
+            forfeit = Some((if i == 0 { Color::Black } else { Color::White }, f));
+            break;
+        }
+    }
+    let mut plies = 0;
+    while forfeit.is_none()
+        && !game.position().is_game_over()
+        && config.max_plies.is_none_or(|m| plies < m)
+    {
+        let color = game.position().to_move();
+        let me = index(color);
+        let mv = if !game.position().has_moves(color) {
+            Move::Pass
+        } else {
+            match sides[me].genmove(&game, color, config.time, config.margin) {
+                Ok((mv, took)) => {
+                    time[me].0 += took;
+                    time[me].1 += 1;
+                    max_time[me] = max_time[me].max(took);
+                    mv
+                }
+                Err(f) => {
+                    forfeit = Some((color, f));
+                    break;
+                }
+            }
+        };
+        game.play(color, mv)
+            .expect("moves are checked before they are played");
+        plies += 1;
+        // Both engines hear of every move but an engine's own genmove.
+        for (i, side) in sides.iter_mut().enumerate() {
+            if i == me && mv != Move::Pass {
+                continue;
+            }
+            if let Err(f) = side.tell(color, mv) {
+                forfeit = Some((if i == 0 { Color::Black } else { Color::White }, f));
+                break;
+            }
+        }
+    }
+    if let Some((c, f)) = &forfeit
+        && matches!(f, Forfeit::NoReply | Forfeit::Died | Forfeit::Refused(_))
+    {
+        sides[index(*c)].reset();
+    }
+    let end = *game.position();
+    let record = GameRecord {
+        black: names[0].clone(),
+        white: names[1].clone(),
+        start: *game.start(),
+        moves: game.moves().collect(),
+        end,
+        time_control: format!("{}s/move", config.time.as_secs_f64()),
+    };
+    let black_discs = record.black_score();
+    Outcome {
+        record,
+        black_discs,
+        forfeit,
+        time,
+        max_time,
+    }
+}
+
+/// One player's results in one pairing.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Wins, draws, losses with Black and with White.
+    pub wdl: [[usize; 3]; 2],
+    pub disc_sum: i64,
+    pub time: Duration,
+    pub moves: usize,
+    pub max_time: Duration,
+    /// Forfeits by kind.
+    pub forfeits: Vec<(String, usize)>,
+    /// Tournament points (win 2, loss 0, tie by share of time).
+    pub points: f64,
+}
+
+impl Tally {
+    pub fn games(&self) -> usize {
+        self.wdl.iter().flatten().sum()
+    }
+
+    fn total(&self) -> [usize; 3] {
+        [0, 1, 2].map(|k| self.wdl[0][k] + self.wdl[1][k])
+    }
+
+    /// Score share (win 1, draw 1/2) and the half-width of its 95%
+    /// confidence interval.
+    pub fn score(&self) -> (f64, f64) {
+        let [w, d, l] = self.total();
+        let n = (w + d + l) as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let mean = (w as f64 + 0.5 * d as f64) / n;
+        let var = (w as f64 * (1.0 - mean).powi(2)
+            + d as f64 * (0.5 - mean).powi(2)
+            + l as f64 * mean.powi(2))
+            / n;
+        (mean, 1.96 * (var / n).sqrt())
+    }
+
+    fn add(
+        &mut self,
+        color: Color,
+        result: i32,
+        discs: i32,
+        time: (Duration, usize),
+        max: Duration,
+        forfeit: Option<&Forfeit>,
+    ) {
+        let k = match result {
+            1 => 0,
+            0 => 1,
+            _ => 2,
+        };
+        self.wdl[index(color)][k] += 1;
+        self.disc_sum += discs as i64;
+        self.time += time.0;
+        self.moves += time.1;
+        self.max_time = self.max_time.max(max);
+        if let Some(f) = forfeit {
+            match self.forfeits.iter_mut().find(|(kind, _)| kind == f.kind()) {
+                Some((_, c)) => *c += 1,
+                None => self.forfeits.push((f.kind().to_string(), 1)),
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &Tally) {
+        for c in 0..2 {
+            for k in 0..3 {
+                self.wdl[c][k] += other.wdl[c][k];
+            }
+        }
+        self.disc_sum += other.disc_sum;
+        self.time += other.time;
+        self.moves += other.moves;
+        self.max_time = self.max_time.max(other.max_time);
+        self.points += other.points;
+        for (kind, n) in &other.forfeits {
+            match self.forfeits.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, c)) => *c += n,
+                None => self.forfeits.push((kind.clone(), *n)),
+            }
+        }
+    }
+}
+
+/// Plays `config.games` games between `a` and `b` (a has Black in even
+/// games); `on_game` sees each outcome. Returns both tallies.
+pub fn play_pairing(
+    a: &mut Contestant,
+    b: &mut Contestant,
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&Outcome),
+) -> [Tally; 2] {
+    let mut tallies = [Tally::default(), Tally::default()];
+    for g in 0..config.games {
+        let a_black = g % 2 == 0;
+        let outcome = if a_black {
+            play_game([&mut *a, &mut *b], config, g / 2)
+        } else {
+            play_game([&mut *b, &mut *a], config, g / 2)
+        };
+        let winner = outcome.winner();
+        for (who, color) in [
+            (0usize, if a_black { Color::Black } else { Color::White }),
+            (1, if a_black { Color::White } else { Color::Black }),
+        ] {
+            let sign = if color == Color::Black { 1 } else { -1 };
+            let forfeit = outcome
+                .forfeit
+                .as_ref()
+                .filter(|(c, _)| *c == color)
+                .map(|(_, f)| f);
+            tallies[who].add(
+                color,
+                winner * sign,
+                outcome.black_discs * sign,
+                outcome.time[index(color)],
+                outcome.max_time[index(color)],
+                forfeit,
+            );
+        }
+        // Lab 8 Part 3 points: a win 2, a loss 0, a tie split by time.
+        let (ta, tb) = if a_black {
+            (outcome.time[0].0, outcome.time[1].0)
+        } else {
+            (outcome.time[1].0, outcome.time[0].0)
+        };
+        let a_result = if a_black { winner } else { -winner };
+        match a_result {
+            1 => tallies[0].points += 2.0,
+            -1 => tallies[1].points += 2.0,
+            _ => {
+                let total = (ta + tb).as_secs_f64();
+                let share = if total > 0.0 {
+                    ta.as_secs_f64() / total
+                } else {
+                    0.5
+                };
+                tallies[0].points += 1.0 - share;
+                tallies[1].points += share;
+            }
+        }
+        on_game(&outcome);
+    }
+    tallies
+}
+
+fn elo(score: f64) -> String {
+    if score <= 0.0 {
+        "-inf".into()
+    } else if score >= 1.0 {
+        "+inf".into()
+    } else {
+        let e = (-400.0 * (1.0 / score - 1.0).log10()).round();
+        if e == 0.0 {
+            "0".into()
+        } else {
+            format!("{e:+.0}")
+        }
+    }
+}
+
+/// The table of a two-player match, from the first player's view for the
+/// Elo and score columns.
+pub fn match_table(names: [&str; 2], tallies: &[Tally; 2]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<24} {:>5} {:>11} {:>11} {:>11} {:>9} {:>15} {:>7} {:>9} {:>9}  forfeits",
+        "player",
+        "games",
+        "W-D-L black",
+        "W-D-L white",
+        "W-D-L",
+        "discs +/-",
+        "score (95% CI)",
+        "Elo",
+        "mean ms",
+        "max ms"
+    );
+    for (name, t) in names.iter().zip(tallies) {
+        let wdl = |a: [usize; 3]| format!("{}-{}-{}", a[0], a[1], a[2]);
+        let (score, ci) = t.score();
+        let forfeits = if t.forfeits.is_empty() {
+            "-".to_string()
+        } else {
+            t.forfeits
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "{:<24} {:>5} {:>11} {:>11} {:>11} {:>+9.1} {:>8.1}% ±{:>4.1} {:>7} {:>9.1} {:>9.1}  {}",
+            name,
+            t.games(),
+            wdl(t.wdl[0]),
+            wdl(t.wdl[1]),
+            wdl(t.total()),
+            t.disc_sum as f64 / t.games().max(1) as f64,
+            score * 100.0,
+            ci * 100.0,
+            elo(score),
+            t.time.as_secs_f64() * 1000.0 / t.moves.max(1) as f64,
+            t.max_time.as_secs_f64() * 1000.0,
+            forfeits
+        );
+    }
+    out
+}
+
+/// A round robin: every pair plays `config.games` games. Returns the table
+/// of every pairing and the leaderboard by Lab 8 Part 3 points.
+pub fn round_robin(
+    players: &mut [Contestant],
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&Outcome),
+) -> (Vec<String>, String) {
+    let mut totals = vec![Tally::default(); players.len()];
+    let mut pairings = Vec::new();
+    for i in 0..players.len() {
+        for j in i + 1..players.len() {
+            let (left, right) = players.split_at_mut(j);
+            let (a, b) = (&mut left[i], &mut right[0]);
+            let tallies = play_pairing(a, b, config, &mut on_game);
+            pairings.push(match_table([a.name(), b.name()], &tallies));
+            totals[i].merge(&tallies[0]);
+            totals[j].merge(&tallies[1]);
+        }
+    }
+    let mut order: Vec<usize> = (0..players.len()).collect();
+    order.sort_by(|&x, &y| totals[y].points.total_cmp(&totals[x].points));
+    let mut board = String::new();
+    let _ = writeln!(
+        board,
+        "{:>4} {:<24} {:>8} {:>6} {:>11} {:>9} {:>9}  forfeits",
+        "rank", "player", "points", "games", "W-D-L", "discs +/-", "mean ms"
+    );
+    for (rank, &i) in order.iter().enumerate() {
+        let t = &totals[i];
+        let [w, d, l] = t.total();
+        let forfeits: usize = t.forfeits.iter().map(|(_, n)| n).sum();
+        let _ = writeln!(
+            board,
+            "{:>4} {:<24} {:>8.2} {:>6} {:>11} {:>+9.1} {:>9.1}  {}",
+            rank + 1,
+            players[i].name(),
+            t.points,
+            t.games(),
+            format!("{w}-{d}-{l}"),
+            t.disc_sum as f64 / t.games().max(1) as f64,
+            t.time.as_secs_f64() * 1000.0 / t.moves.max(1) as f64,
+            forfeits
+        );
+    }
+    (pairings, board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_lists_split_with_one_and_two_digit_rows() {
+        assert_eq!(split_move_list("f5d6c3"), ["f5", "d6", "c3"]);
+        assert_eq!(
+            split_move_list("a10b2 pass z26"),
+            ["a10", "b2", "pass", "z26"]
+        );
+        assert_eq!(split_move_list("f5PAd6"), ["f5", "PA", "d6"]);
+    }
+
+    #[test]
+    fn scores_and_elo() {
+        let t = Tally {
+            wdl: [[3, 1, 0], [2, 1, 1]],
+            ..Tally::default()
+        };
+        let (s, ci) = t.score();
+        assert!((s - 0.75).abs() < 1e-9);
+        assert!(ci > 0.0 && ci < 0.5);
+        assert_eq!(elo(0.75), "+191");
+        assert_eq!(elo(1.0), "+inf");
+    }
+}

@@ -1,0 +1,125 @@
+//! Game records as one line per game: a move list (`f5d6c3...`, passes
+//! left out as in the WTHOR lists) or GGF, the format of the GGS server and
+//! the NBoard GUI (`(;GM[Othello]...BO[8 ... *]B[f5]W[d6]...;)`).
+
+use crate::rules::{Color, Move, Position, Square};
+
+/// A finished (or stopped) game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub black: String,
+    pub white: String,
+    /// The position the moves start from.
+    pub start: Position,
+    /// Every ply, passes included, with the colour that played it.
+    pub moves: Vec<(Color, Move)>,
+    /// The final position.
+    pub end: Position,
+    /// Time control, as written in GGF `TI[...]` (e.g. `0.1s/move`).
+    pub time_control: String,
+}
+
+impl GameRecord {
+    /// Black's discs minus White's at the end, empty squares to the winner
+    /// once the game is over.
+    pub fn black_score(&self) -> i32 {
+        let b = self.end.count(Color::Black) as i32;
+        let w = self.end.count(Color::White) as i32;
+        let diff = b - w;
+        if self.end.is_game_over() {
+            diff + diff.signum() * self.end.empties() as i32
+        } else {
+            diff
+        }
+    }
+
+    /// The moves without passes: `f5d6c3...`.
+    pub fn move_list(&self) -> String {
+        self.moves
+            .iter()
+            .filter_map(|(_, m)| match m {
+                Move::Place(sq) => Some(sq.standard()),
+                Move::Pass => None,
+            })
+            .collect()
+    }
+
+    /// The game as one GGF line.
+    pub fn ggf(&self) -> String {
+        let n = self.start.size();
+        let mut board = String::with_capacity(n * n);
+        for r in 0..n {
+            for c in 0..n {
+                board.push(match self.start.cell(Square::new(r, c)) {
+                    Some(Color::Black) => '*',
+                    Some(Color::White) => 'O',
+                    None => '-',
+                });
+            }
+        }
+        let side = match self.start.to_move() {
+            Color::Black => '*',
+            Color::White => 'O',
+        };
+        let score = self.black_score();
+        let result = if score > 0 {
+            format!("+{score}")
+        } else {
+            score.to_string()
+        };
+        let mut text = format!(
+            "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{result}]TI[{}]TY[{n}]BO[{n} {board} {side}]",
+            escape(&self.black),
+            escape(&self.white),
+            escape(&self.time_control)
+        );
+        for (color, mv) in &self.moves {
+            let tag = match color {
+                Color::Black => 'B',
+                Color::White => 'W',
+            };
+            let mv = match mv {
+                Move::Place(sq) => sq.standard(),
+                Move::Pass => "PA".to_string(),
+            };
+            text.push_str(&format!("{tag}[{mv}]"));
+        }
+        text.push_str(";)");
+        text
+    }
+}
+
+/// GGF property values may not hold an unescaped `]`.
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Game;
+
+    #[test]
+    fn a_short_game_in_both_forms() {
+        let mut g = Game::new(8).unwrap();
+        for m in ["f5", "d6", "c3"] {
+            let c = g.position().to_move();
+            g.play(c, crate::rules::parse_move(m, 8).unwrap()).unwrap();
+        }
+        let rec = GameRecord {
+            black: "strong".into(),
+            white: "cmd:edax [x]".into(),
+            start: *g.start(),
+            moves: g.moves().collect(),
+            end: *g.position(),
+            time_control: "0.1s/move".into(),
+        };
+        assert_eq!(rec.move_list(), "f5d6c3");
+        assert_eq!(
+            rec.ggf(),
+            "(;GM[Othello]PC[reversi]PB[strong]PW[cmd:edax [x\\]]RE[+3]TI[0.1s/move]TY[8]\
+             BO[8 ---------------------------O*------*O--------------------------- *]\
+             B[f5]W[d6]B[c3];)"
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! The referee through the binary: fake engines written here as small
+//! shell scripts that play an illegal move, answer late, die, hang or
+//! babble each lose their games by forfeit while the match goes on, and the
+//! records written are complete games.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fake GTP engine: answers `=` to everything except `genmove`, where it
+/// runs `on_genmove` (shell code that should print a reply).
+fn fake_engine(name: &str, on_genmove: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    genmove*) {on_genmove} ;;\n    quit*) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path
+}
+
+/// Runs `reversi match greedy cmd:<fake>` for `games` games; returns stdout.
+fn referee(fake: &Path, games: usize) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", "greedy", &format!("cmd:{}", fake.display())])
+        .args([
+            "--games",
+            &games.to_string(),
+            "--time-ms",
+            "100",
+            "--margin-ms",
+            "50",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The table row of the player whose name starts with `prefix`.
+fn row<'a>(table: &'a str, prefix: &str) -> &'a str {
+    table
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .expect("a row")
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let fake = fake_engine("illegal", "printf '= a1\\n\\n'");
+    let table = referee(&fake, 2);
+    assert!(row(&table, "greedy").contains(" 2-0-0 "), "{table}");
+    assert!(row(&table, "cmd:").ends_with("2 illegal"), "{table}");
+}
+
+#[test]
+fn a_late_move_loses() {
+    let fake = fake_engine("late", "sleep 0.4; printf '= d3\\n\\n'");
+    let table = referee(&fake, 2);
+    assert!(row(&table, "cmd:").ends_with("2 late"), "{table}");
+}
+
+#[test]
+fn an_engine_that_dies_loses_and_is_restarted() {
+    let fake = fake_engine("dies", "exit 3");
+    let table = referee(&fake, 2);
+    assert!(row(&table, "cmd:").ends_with("2 died"), "{table}");
+}
+
+#[test]
+fn garbage_and_silence_lose() {
+    let babble = fake_engine("babble", "printf 'hello\\n= not-a-move\\n\\n'");
+    let table = referee(&babble, 2);
+    assert!(row(&table, "cmd:").ends_with("2 unreadable"), "{table}");
+    let silent = fake_engine("silent", "sleep 30");
+    let table = referee(&silent, 1);
+    assert!(row(&table, "cmd:").ends_with("1 no reply"), "{table}");
+}
+
+#[test]
+fn records_hold_every_game() {
+    let dir = std::env::temp_dir().join(format!("reversi-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ggf = dir.join("games.ggf");
+    let lists = dir.join("games.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "match",
+            "greedy",
+            "smarter",
+            "--games",
+            "4",
+            "--size",
+            "6",
+            "--openings",
+            "random:2",
+        ])
+        .arg("--records")
+        .arg(&ggf)
+        .arg("--move-lists")
+        .arg(&lists)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let ggf = std::fs::read_to_string(&ggf).unwrap();
+    let lists = std::fs::read_to_string(&lists).unwrap();
+    assert_eq!(ggf.lines().count(), 4);
+    assert_eq!(lists.lines().count(), 4);
+    for (g, l) in ggf.lines().zip(lists.lines()) {
+        assert!(g.starts_with("(;GM[Othello]") && g.ends_with(";)") && g.contains("TY[6]BO[6 "));
+        // Replay the move list: every move legal, and the game is over.
+        let state = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["state", "--size", "6", l])
+            .output()
+            .unwrap();
+        assert!(state.status.success(), "{l}");
+    }
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("6x6, 4 games per pairing"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_tournament_ranks_by_lab8_points() {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "match",
+            "first",
+            "greedy",
+            "norvig:2",
+            "--games",
+            "2",
+            "--openings",
+            "none",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let board = text.split("leaderboard").nth(1).expect("a leaderboard");
+    let points: f64 = board
+        .lines()
+        .filter(|l| l.trim_start().starts_with('1'))
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse::<f64>().unwrap())
+        .next()
+        .unwrap();
+    // 3 players, 2 games each pairing: 6 games, 12 points in all; the
+    // winner has at least a third of them.
+    assert!(points >= 4.0, "{text}");
+    let total: f64 = board
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().nth(2)?.parse::<f64>().ok())
+        .sum();
+    assert!((total - 12.0).abs() < 1e-6, "{text}");
+}
