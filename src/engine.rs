@@ -8,7 +8,7 @@
 //! and the caller gets `None`, so a front end can always answer with a
 //! fallback move.
 
-use crate::players::{self, Player, UnknownPlayer};
+use crate::players::{self, MoveScore, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 /// hand back its move before the engine gives up on it.
 pub const GRACE: Duration = Duration::from_millis(40);
 
-/// A move to choose.
+/// A position to think about.
 struct Task {
     ticket: u64,
     position: Position,
@@ -29,14 +29,21 @@ struct Task {
 /// Work for the search thread.
 enum Job {
     Choose(Box<Task>),
+    Analyse(Box<Task>),
     NewGame,
     SetHash(usize),
 }
 
-/// A move chosen for the job with this ticket.
+/// What the player found for a task.
+enum Reply {
+    Move(Move),
+    Analysis(Option<Vec<MoveScore>>),
+}
+
+/// The reply to the job with this ticket.
 struct Answer {
     ticket: u64,
-    mv: Move,
+    reply: Reply,
 }
 
 /// The search thread and its channels.
@@ -55,9 +62,17 @@ impl Worker {
                 for job in job_rx {
                     match job {
                         Job::Choose(task) => {
-                            let mv = player.choose(&task.position, &task.limits);
+                            let reply = Reply::Move(player.choose(&task.position, &task.limits));
                             let ticket = task.ticket;
-                            if answer_tx.send(Answer { ticket, mv }).is_err() {
+                            if answer_tx.send(Answer { ticket, reply }).is_err() {
+                                break;
+                            }
+                        }
+                        Job::Analyse(task) => {
+                            let reply =
+                                Reply::Analysis(player.analyse(&task.position, &task.limits));
+                            let ticket = task.ticket;
+                            if answer_tx.send(Answer { ticket, reply }).is_err() {
                                 break;
                             }
                         }
@@ -146,15 +161,36 @@ impl Engine {
     /// answer comes within [`GRACE`] after that (or the player died), the
     /// player is restarted and `None` returned.
     pub fn choose(&mut self, position: &Position, limits: Limits) -> Option<Move> {
+        match self.ask(position, limits, false)? {
+            Reply::Move(mv) => Some(mv),
+            Reply::Analysis(_) => None,
+        }
+    }
+
+    /// The score of every legal move, as [`Engine::choose`] but for
+    /// [`Player::analyse`]; `None` also when the player does not analyse.
+    pub fn analyse(&mut self, position: &Position, limits: Limits) -> Option<Vec<MoveScore>> {
+        match self.ask(position, limits, true)? {
+            Reply::Analysis(a) => a,
+            Reply::Move(_) => None,
+        }
+    }
+
+    fn ask(&mut self, position: &Position, limits: Limits, analyse: bool) -> Option<Reply> {
         self.next_ticket += 1;
         let ticket = self.next_ticket;
         let stop = limits.stop.clone();
         let deadline = limits.hard;
-        self.send(Job::Choose(Box::new(Task {
+        let task = Box::new(Task {
             ticket,
             position: *position,
             limits,
-        })));
+        });
+        self.send(if analyse {
+            Job::Analyse(task)
+        } else {
+            Job::Choose(task)
+        });
         let timeout = match deadline {
             Some(d) => after(d.saturating_duration_since(Instant::now())),
             None => never(),
@@ -163,7 +199,7 @@ impl Engine {
         loop {
             select! {
                 recv(self.worker.answers) -> answer => match answer {
-                    Ok(a) if a.ticket == ticket => return Some(a.mv),
+                    Ok(a) if a.ticket == ticket => return Some(a.reply),
                     Ok(_) => continue, // a late answer to an abandoned job
                     Err(_) => break,
                 },

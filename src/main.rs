@@ -12,7 +12,7 @@ use reversi::rules::{
     AnyBoard, Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft,
 };
 use reversi::rules::{Color, Game, Move, comp, parse_move};
-use reversi::tools::{file_move, solve};
+use reversi::tools::{bench, file_move, solve, train};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -143,6 +143,38 @@ enum Command {
         #[arg(long)]
         move_lists: Option<String>,
     },
+    /// Fits the pattern evaluation on game records read from stdin (lines
+    /// `YEAR MOVES RESULT`, e.g. `xz -dc games.txt.xz | reversi train`).
+    Train {
+        /// Where to write the weights.
+        #[arg(long, default_value = "data/eval.bin")]
+        out: String,
+        /// Empty squares at which each game is solved exactly.
+        #[arg(long, default_value_t = 14)]
+        solve_empties: u32,
+        /// Passes of gradient descent over the positions.
+        #[arg(long, default_value_t = 12)]
+        epochs: usize,
+        /// Share of the games held out for testing.
+        #[arg(long, default_value_t = 0.05)]
+        holdout: f64,
+        /// Solver threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Use only the first N games.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// AdaGrad's base step size, in discs.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f32,
+        /// Reuse the solved positions saved in this file (written there on
+        /// the first run); stdin is then not read.
+        #[arg(long)]
+        cache: Option<String>,
+    },
+    /// Searches a fixed set of positions to fixed depths (table cleared):
+    /// the total node count changes only when the search does.
+    Bench,
     /// Counts the leaves of the game tree from the start position.
     Perft {
         /// Board side n (even, 4 to 26).
@@ -215,6 +247,33 @@ fn main() -> ExitCode {
             seed,
         }),
         Some(Command::Solve { file, hash, first }) => run_solve(&file, hash, first),
+        Some(Command::Bench) => {
+            let results = bench::run(|r| println!("{}", bench::row(r)));
+            println!("{}", bench::total(&results));
+            Ok(())
+        }
+        Some(Command::Train {
+            out,
+            solve_empties,
+            epochs,
+            holdout,
+            threads,
+            limit,
+            rate,
+            cache,
+        }) => run_train(
+            &out,
+            train::TrainConfig {
+                solve_empties,
+                epochs,
+                holdout,
+                threads,
+                seed: 1,
+                rate,
+            },
+            limit,
+            cache.as_deref(),
+        ),
         Some(Command::Match {
             players,
             games,
@@ -379,6 +438,63 @@ fn run_match(
         n = config.size
     );
     write_error.map_or(Ok(()), Err)
+}
+
+fn run_train(
+    out: &str,
+    cfg: train::TrainConfig,
+    limit: Option<usize>,
+    cache: Option<&str>,
+) -> Result<(), String> {
+    let cached = cache.and_then(|c| std::fs::read(c).ok());
+    let mut per_game = match cached {
+        Some(bytes) => train::load_samples(&bytes)?,
+        None => {
+            let mut text = String::new();
+            io::Read::read_to_string(&mut io::stdin(), &mut text).map_err(|e| e.to_string())?;
+            let mut games = train::read_games(&text);
+            if let Some(l) = limit {
+                games.truncate(l);
+            }
+            if games.is_empty() {
+                return Err("no games on stdin".into());
+            }
+            let bar = ProgressBar::new(games.len() as u64).with_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games solved at the end, {elapsed} (eta {eta})",
+                )
+                .expect("valid template"),
+            );
+            let per_game = train::collect(&games, &cfg, &|| bar.inc(1));
+            bar.finish_and_clear();
+            if let Some(c) = cache {
+                std::fs::write(c, train::save_samples(&per_game))
+                    .map_err(|e| format!("{c}: {e}"))?;
+            }
+            per_game
+        }
+    };
+    if let Some(l) = limit {
+        per_game.truncate(l);
+    }
+    let games = &per_game;
+    let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
+    let flat = |g: &[Vec<train::Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
+    let (training, test) = (flat(&games[..split]), flat(&games[split..]));
+    eprintln!(
+        "{} games, {} training positions, {} held out",
+        games.len(),
+        training.len(),
+        test.len()
+    );
+    let weights = train::fit(&training, &cfg, |epoch, mse| {
+        eprintln!("epoch {epoch}: training rms error {:.2} discs", mse.sqrt())
+    });
+    println!("{}", train::report(&weights, &test));
+    let bytes = reversi::search::pattern::PatternEval::to_bytes(&train::quantize(&weights));
+    std::fs::write(out, bytes).map_err(|e| format!("{out}: {e}"))?;
+    println!("weights written to {out}");
+    Ok(())
 }
 
 fn run_file_move(file: &str, color: &str, action: &str, human: bool) -> Result<(), String> {

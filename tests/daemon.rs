@@ -257,6 +257,22 @@ fn a_stop_before_a_genmove_does_not_cut_it_short() {
 }
 
 #[test]
+fn analyze_gives_every_move_its_exact_score_near_the_end() {
+    let mut d = Daemon::start();
+    d.ask("set movetime 5000");
+    // FFO #1, Black to move: G8 +18, H1 +12, H7 +6, A2 +6, ...
+    let setup = "setup --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    assert_eq!(d.ask(setup), "=\n\n");
+    let reply = d.ask("7 analyze 2");
+    assert_eq!(reply, "=7 g8 +18 exact\nh1 +12 exact\n\n");
+    let all = d.ask("analyze");
+    assert!(all.lines().count() >= 8, "{all}");
+    assert!(all.contains("g2 -24 exact"), "{all}");
+    // Analysis plays nothing.
+    assert_eq!(d.ask("gogui-rules_side_to_move"), "= black\n\n");
+}
+
+#[test]
 fn a_one_megabyte_line_is_refused_and_the_daemon_goes_on() {
     let mut input = vec![b'a'; 1 << 20];
     input.extend_from_slice(b"\n1 name\n");

@@ -13,7 +13,7 @@ pub use greedy::{Greedy, greedy_index};
 pub use norvig::Norvig;
 pub use simple::{First, Random};
 pub use smart::{Smarter, Smartest, smarter_index, smartest_index};
-pub use strong::{DEFAULT_HASH_MB, Strong};
+pub use strong::{DEFAULT_HASH_MB, Strong, describe};
 pub use weights::{Weights, evaluate as weights_eval};
 
 use crate::rules::{Move, Position};
@@ -33,10 +33,28 @@ pub trait Player: Send {
     fn supports(&self, _n: usize) -> bool {
         true
     }
+    /// The score of every legal move for the side to move (best first), for
+    /// players that search; `None` for those that do not.
+    fn analyse(&mut self, _pos: &Position, _limits: &Limits) -> Option<Vec<MoveScore>> {
+        None
+    }
     /// Forgets what it learnt of the previous game (hash tables).
     fn new_game(&mut self) {}
     /// Resizes its hash table, for players that have one.
     fn set_hash_mb(&mut self, _megabytes: usize) {}
+}
+
+/// One move of an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveScore {
+    pub mv: Move,
+    /// Score for the side to move, in the search's units (hundredths of a
+    /// disc, finished games beyond [`crate::search::WIN`]).
+    pub score: i32,
+    /// Whether the score is the exact final result with perfect play.
+    pub exact: bool,
+    /// Depth the score comes from.
+    pub depth: u32,
 }
 
 /// Why a player name was refused.

@@ -1,10 +1,14 @@
 //! The strong engine as a player: iterative-deepening PVS with a
-//! transposition table that lives across moves (cleared for a new game).
+//! transposition table that lives across moves (cleared for a new game),
+//! the trained pattern evaluation and the exact solver on 8x8, the
+//! hand-weighted evaluation on every other size.
 
-use super::Player;
+use super::{MoveScore, Player};
 use crate::rules::{AnyBoard, Move, Position, Square};
+use crate::search::pattern::PatternEval;
 use crate::search::{
-    DISC, Endgame, Heuristic, Iteration, Limits, Search, TranspositionTable, proven_discs,
+    DISC, Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable,
+    proven_discs,
 };
 
 /// Default transposition table size, in MB.
@@ -29,11 +33,19 @@ impl Strong {
         }
     }
 
-    /// Searches `board` (side `n`) within `limits`; the last finished
-    /// iteration.
-    fn search<B: Endgame>(&mut self, board: B, n: usize, limits: &Limits) -> Iteration {
-        let eval = Heuristic::<B::Set>::new(n);
-        let mut search = Search::new(n, &mut self.tt, &eval, limits);
+    /// Searches `board` (side `n`) within `limits` with `eval`; the last
+    /// finished iteration. With `all_exact`, every root move gets an exact
+    /// score at each depth, not just the best one.
+    fn search<B: Endgame, E: Evaluator<B>>(
+        &mut self,
+        board: B,
+        n: usize,
+        eval: &E,
+        limits: &Limits,
+        all_exact: bool,
+    ) -> Iteration {
+        let mut search = Search::new(n, &mut self.tt, eval, limits);
+        search.set_all_exact(all_exact);
         search.run(&board, |it| {
             log::debug!(
                 "depth {} move {} score {} nodes {} time {:.3}s",
@@ -45,10 +57,27 @@ impl Strong {
             )
         })
     }
+
+    /// The last finished iteration of a search of `pos` within `limits`;
+    /// `None` when the side to move has no legal move.
+    pub fn search_position(&mut self, pos: &Position, limits: &Limits) -> Option<Iteration> {
+        self.run(pos, limits, false)
+    }
+
+    fn run(&mut self, pos: &Position, limits: &Limits, all_exact: bool) -> Option<Iteration> {
+        if !pos.has_moves(pos.to_move()) {
+            return None;
+        }
+        let n = pos.size();
+        Some(match pos.board() {
+            AnyBoard::Eight(b) => self.search(b, n, PatternEval::builtin(), limits, all_exact),
+            AnyBoard::Wide(b) => self.search(b, n, &Heuristic::new(n), limits, all_exact),
+        })
+    }
 }
 
 /// A score for people: discs for the side to move, `exact` when proven.
-fn describe(score: i32, exact: bool) -> String {
+pub fn describe(score: i32, exact: bool) -> String {
     match proven_discs(score) {
         Some(d) if exact || score != 0 => format!("{d:+} (exact)"),
         _ => format!("{:+.2}", score as f64 / DISC as f64),
@@ -68,10 +97,9 @@ impl Player for Strong {
             1 => return Move::Place(moves[0]),
             _ => {}
         }
-        let it = match pos.board() {
-            AnyBoard::Eight(b) => self.search(b, n, limits),
-            AnyBoard::Wide(b) => self.search(b, n, limits),
-        };
+        let it = self
+            .search_position(pos, limits)
+            .expect("the side to move has moves");
         log::info!(
             "strong: {} depth {} score {} nodes {} time {:.3}s",
             Square::from_index(it.best, n),
@@ -81,6 +109,29 @@ impl Player for Strong {
             it.elapsed.as_secs_f64()
         );
         Move::Place(Square::from_index(it.best, n))
+    }
+
+    fn analyse(&mut self, pos: &Position, limits: &Limits) -> Option<Vec<MoveScore>> {
+        let n = pos.size();
+        let Some(it) = self.run(pos, limits, true) else {
+            return Some(vec![MoveScore {
+                mv: Move::Pass,
+                score: 0,
+                exact: false,
+                depth: 0,
+            }]);
+        };
+        Some(
+            it.root_scores
+                .iter()
+                .map(|&(sq, score)| MoveScore {
+                    mv: Move::Place(Square::from_index(sq, n)),
+                    score,
+                    exact: it.exact,
+                    depth: it.depth,
+                })
+                .collect(),
+        )
     }
 
     fn new_game(&mut self) {

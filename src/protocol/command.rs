@@ -51,6 +51,7 @@ pub enum Command {
     RulesBoard,
     Setup(Setup),
     Legal(Option<Color>),
+    Analyze(Option<u64>),
     Stop,
     Set(Setting),
 }
@@ -193,13 +194,23 @@ fn ascii_state(i: &str) -> Res<'_, Setup> {
     .parse(i)
 }
 
-/// `<n*n cells> <colour>`.
+/// `<n*n cells> <side>`: the side as a colour, or `X`/`*` (Black) and `O`
+/// (White) as OBF files write it.
 fn flat_board(i: &str) -> Res<'_, Setup> {
-    map_opt(separated_pair(word, space1, color), |(cells, to_move)| {
-        let n = side_of(cells.chars().count())?;
-        let cells = cells.chars().map(cell).collect::<Option<Vec<_>>>()?;
-        Some(Setup::Board { n, cells, to_move })
-    })
+    let side = |w: &str| match w {
+        "X" | "x" | "*" => Some(Color::Black),
+        "O" | "o" => Some(Color::White),
+        _ => Color::parse(w),
+    };
+    map_opt(
+        separated_pair(word, space1, word),
+        move |(cells, to_move): (&str, &str)| {
+            let to_move = side(to_move)?;
+            let n = side_of(cells.chars().count())?;
+            let cells = cells.chars().map(cell).collect::<Option<Vec<_>>>()?;
+            Some(Setup::Board { n, cells, to_move })
+        },
+    )
     .parse(i)
 }
 
@@ -375,6 +386,8 @@ pub static COMMANDS: &[Spec] = &[
     ),
     spec!("legal", "legal [colour]", |i| whole(i, opt(color))
         .map(Command::Legal)),
+    spec!("analyze", "analyze [k]", |i| whole(i, opt(unsigned))
+        .map(Command::Analyze)),
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",

@@ -7,7 +7,7 @@ use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, S
 use crate::engine::Engine;
 use crate::players::{DEFAULT_HASH_MB, Greedy, Player};
 use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size};
-use crate::search::{Limits, StopToken};
+use crate::search::{DISC, Limits, StopToken, proven_discs};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -161,6 +161,7 @@ impl<W: Write> Controller<W> {
                 Ok(self.moves_text(color))
             }
             Command::Set(setting) => self.set(setting),
+            Command::Analyze(k) => self.analyze(k, token, received),
         }
     }
 
@@ -231,6 +232,53 @@ impl<W: Write> Controller<W> {
             self.clock.charge(color, received.elapsed());
         }
         Ok(self.notation.write(mv))
+    }
+
+    /// Every legal move's score for the side to move, best first (the
+    /// best `k` with `analyze k`), searched with `genmove`'s time.
+    fn analyze(&mut self, k: Option<u64>, token: StopToken, received: Instant) -> Outcome {
+        let pos = *self.position();
+        if pos.is_game_over() {
+            return Err(rules_error(RulesError::GameOver));
+        }
+        let n = pos.size();
+        if !self.engine.supports(n) {
+            return Err(format!(
+                "{} does not play {n}x{n} boards",
+                self.engine.player()
+            ));
+        }
+        if !pos.has_moves(pos.to_move()) {
+            return Ok("pass".into());
+        }
+        let (hard, soft) = self.clock.budget(pos.to_move(), pos.empties());
+        let limits = Limits {
+            soft: Some(received + soft),
+            hard: Some(received + hard),
+            depth: self.depth,
+            stop: token,
+        };
+        let scores = self
+            .engine
+            .analyse(&pos, limits)
+            .ok_or_else(|| format!("{} does not analyse positions", self.engine.player()))?;
+        let k = k.map_or(scores.len(), |k| k as usize).max(1);
+        Ok(scores
+            .iter()
+            .take(k)
+            .map(|s| {
+                let mv = self.notation.write(s.mv);
+                match proven_discs(s.score).filter(|_| s.exact) {
+                    Some(discs) => format!("{mv} {discs:+} exact"),
+                    None => format!(
+                        "{mv} {:+.2} depth {}",
+                        s.score as f64 / DISC as f64,
+                        s.depth
+                    ),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"))
     }
 
     fn moves_text(&self, color: Color) -> String {

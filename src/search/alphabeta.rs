@@ -18,7 +18,7 @@
 //! - Aspiration windows around the previous iteration's score narrow the
 //!   search; a result outside the window is searched again fully.
 
-use super::endgame::Endgame;
+use super::endgame::{Endgame, SOLVER_JUMP};
 use super::eval::{DISC, Evaluator};
 use super::limits::Limits;
 use super::tt::{Bound, TranspositionTable};
@@ -88,6 +88,9 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     nodes: u64,
     poll: u64,
     stopped: bool,
+    all_exact: bool,
+    /// A root move that beat the first one in the iteration under way.
+    partial: Option<usize>,
     _board: std::marker::PhantomData<B>,
 }
 
@@ -103,8 +106,16 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             nodes: 0,
             poll: poll_interval(n),
             stopped: false,
+            all_exact: false,
+            partial: None,
             _board: std::marker::PhantomData,
         }
+    }
+
+    /// With `on`, every root move is searched with the full window, so that
+    /// each gets its own exact score (analysis), not just a bound.
+    pub fn set_all_exact(&mut self, on: bool) {
+        self.all_exact = on;
     }
 
     /// Nodes visited so far.
@@ -143,33 +154,68 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         };
         let max_depth = self.limits.depth.unwrap_or(u32::MAX).max(1);
         let mut depth = 1;
+        let mut previous_time = Duration::ZERO;
         loop {
-            let guess = last.score;
-            let mut window = if depth >= 4 && proven_discs(guess).is_none() {
-                (guess - DISC / 2, guess + DISC / 2)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            let score = loop {
-                let Some(score) = self.root(board, depth as i32, window.0, window.1, &mut roots)
-                else {
-                    break None;
-                };
-                if score <= window.0 && window.0 > -INFINITY {
-                    window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
-                    if window.0 <= -WIN / 2 {
-                        window.0 = -INFINITY;
-                    }
-                } else if score >= window.1 && window.1 < INFINITY {
-                    window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
-                    if window.1 >= WIN / 2 {
-                        window.1 = INFINITY;
-                    }
+            let iteration_start = Instant::now();
+            self.partial = None;
+            if depth >= empties && !self.all_exact && !last.exact && self.limits.hard.is_some() {
+                // Against the clock, win/loss/draw first: cheap, and its
+                // move stands if the exact search runs out of time.
+                if let Some(score) = self.root(board, depth as i32, -1, 1, &mut roots) {
+                    last = Iteration {
+                        depth,
+                        best: roots[0].sq,
+                        score,
+                        exact: false,
+                        nodes: self.nodes,
+                        elapsed: start.elapsed(),
+                        root_scores: Vec::new(),
+                    };
+                    report(&last);
                 } else {
-                    break Some(score);
+                    break;
+                }
+            }
+            let score = {
+                // Exact iterations search the full window: with the table's
+                // moves first, the solver's PVS proves the score in one pass
+                // cheaper than aspiration re-searches do.
+                let guess = last.score;
+                let narrow = depth >= 4 && depth < empties && !self.all_exact;
+                let mut window = if narrow && proven_discs(guess).is_none() {
+                    (guess - DISC / 2, guess + DISC / 2)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                loop {
+                    let Some(score) =
+                        self.root(board, depth as i32, window.0, window.1, &mut roots)
+                    else {
+                        break None;
+                    };
+                    if score <= window.0 && window.0 > -INFINITY {
+                        window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
+                        if window.0 <= -WIN / 2 {
+                            window.0 = -INFINITY;
+                        }
+                    } else if score >= window.1 && window.1 < INFINITY {
+                        window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
+                        if window.1 >= WIN / 2 {
+                            window.1 = INFINITY;
+                        }
+                    } else {
+                        break Some(score);
+                    }
                 }
             };
-            let Some(score) = score else { break };
+            let Some(score) = score else {
+                // Stopped: a move that beat the previous best at this depth
+                // (searched to the end of its window) is the better answer.
+                if let Some(sq) = self.partial {
+                    last.best = sq;
+                }
+                break;
+            };
             last = Iteration {
                 depth,
                 best: roots[0].sq,
@@ -183,7 +229,24 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             if last.exact || depth >= max_depth || !self.limits.may_start_iteration() {
                 break;
             }
+            // Each iteration costs a few times the one before: do not start
+            // one that cannot finish before the hard limit.
+            let took = iteration_start.elapsed();
+            let growth = if previous_time.is_zero() {
+                3.0
+            } else {
+                (took.as_secs_f64() / previous_time.as_secs_f64()).clamp(1.5, 6.0)
+            };
+            previous_time = took;
+            if let Some(hard) = self.limits.hard
+                && Instant::now() + took.mul_f64(growth) > hard
+            {
+                break;
+            }
             depth += 1;
+            if B::HAS_SOLVER && depth + SOLVER_JUMP > empties {
+                depth = empties.max(depth);
+            }
         }
         last
     }
@@ -202,7 +265,9 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         let mut best = -INFINITY;
         for i in 0..roots.len() {
             let child = board.play(roots[i].sq);
-            let score = if i == 0 {
+            let score = if self.all_exact {
+                -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1)
+            } else if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1)
             } else {
                 let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
@@ -219,6 +284,9 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             // they sort behind every move that was searched exactly.
             roots[i].score = score;
             if score > best {
+                if i > 0 {
+                    self.partial = Some(roots[i].sq);
+                }
                 best = score;
                 roots[..=i].rotate_right(1);
                 if score > alpha {
@@ -228,6 +296,9 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                     }
                 }
             }
+        }
+        if self.all_exact {
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
         }
         let bound = if best <= alpha0 {
             Bound::Upper

@@ -19,14 +19,26 @@
 use super::alphabeta::WIN;
 use super::eval::DISC;
 use super::limits::Limits;
+use super::pattern::PatternEval;
 use super::tt::{Bound, TranspositionTable};
 use crate::rules::{Bitboard, Board};
+
+/// How close to the end (in plies) the midgame iterations go before the
+/// search jumps to the exact one on boards with a solver: the midgame
+/// iterations just fill the table with good moves for the solver's
+/// ordering; running them deeper costs nearly as much as solving.
+pub const SOLVER_JUMP: u32 = 14;
 
 /// Empties at or below which the solver uses the plain parity search.
 pub const SHALLOW: u32 = 7;
 /// Empties from which children are looked up in the table before any is
 /// searched (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
+/// Empties from which the pattern evaluation of the position after a move
+/// joins its ordering cost, and its weight: evaluation units (1/128 disc)
+/// per cost unit (16 per opponent reply).
+const EVAL_ORDER: u32 = 14;
+const EVAL_ORDER_DIVISOR: i32 = 24;
 
 /// The squares of each 4x4 quadrant.
 const QUADRANTS: [u64; 4] = [
@@ -187,6 +199,11 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 /// What the generic search asks of a board type near the end of the game:
 /// an exact solver, where the type has one.
 pub trait Endgame: Board {
+    /// Whether [`Endgame::solve_exact`] solves (then iterative deepening
+    /// jumps to the exact search once the midgame depth is within
+    /// [`SOLVER_JUMP`] of the end, instead of going through every depth).
+    const HAS_SOLVER: bool;
+
     /// Solves exactly (see [`Solver::solve`]), window and result in the
     /// search's units; `None` when the board type has no solver (then the
     /// search itself goes to the end).
@@ -210,6 +227,8 @@ pub struct Solved {
 }
 
 impl Endgame for Bitboard {
+    const HAS_SOLVER: bool = true;
+
     fn solve_exact(
         &self,
         tt: &mut TranspositionTable,
@@ -229,6 +248,8 @@ impl Endgame for Bitboard {
 }
 
 impl Endgame for crate::rules::WideBoard {
+    const HAS_SOLVER: bool = false;
+
     fn solve_exact(
         &self,
         _: &mut TranspositionTable,
@@ -273,6 +294,7 @@ fn move_cost(np: u64, no: u64, sq: usize) -> i32 {
 
 /// The exact solver with its counters; shares the search's table.
 pub struct Solver<'a> {
+    eval: &'static PatternEval,
     tt: &'a mut TranspositionTable,
     limits: &'a Limits,
     nodes: u64,
@@ -303,6 +325,7 @@ impl<'a> Solver<'a> {
     /// A solver using `tt` and stopping on `limits`.
     pub fn new(tt: &'a mut TranspositionTable, limits: &'a Limits) -> Solver<'a> {
         Solver {
+            eval: PatternEval::builtin(),
             tt,
             limits,
             nodes: 0,
@@ -554,6 +577,11 @@ impl<'a> Solver<'a> {
                 }
             }
             let mut cost = move_cost(np, no, sq);
+            if empties >= EVAL_ORDER {
+                // Far from the end, what the evaluation thinks of the
+                // opponent's position counts too.
+                cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
+            }
             if Some(sq) == tt_move {
                 cost = i32::MIN;
             }

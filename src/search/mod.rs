@@ -5,6 +5,7 @@ mod alphabeta;
 mod endgame;
 mod eval;
 mod limits;
+pub mod pattern;
 mod tt;
 
 pub use alphabeta::{

@@ -2,9 +2,10 @@
 //! and prints, per position, the best move, the score, the work done and
 //! whether it agrees with the file.
 
+use crate::players::{Player, Strong};
 use crate::rules::obf::Problem;
-use crate::rules::{AnyBoard, Bitboard, Move, Square};
-use crate::search::{DISC, Evaluator, Heuristic, Limits, Solver, TranspositionTable};
+use crate::rules::{AnyBoard, Move, Square};
+use crate::search::{Limits, Solver, TranspositionTable, proven_discs};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -44,27 +45,41 @@ pub fn first_number(path: &str) -> usize {
         .unwrap_or(1)
 }
 
-/// Solves one problem with a fresh table of `hash_mb` MB.
+/// Solves one problem with a fresh table of `hash_mb` MB, the way the
+/// engine plays: iterative deepening whose midgame iterations fill the
+/// table with best moves, then a win/loss/draw and an exact search.
 pub fn solve_one(problem: &Problem, number: usize, hash_mb: usize) -> Result<Solution, String> {
-    let AnyBoard::Eight(board) = problem.position.board() else {
+    if problem.position.size() != 8 {
         return Err("only 8x8 problems can be solved".into());
-    };
-    let mut tt = TranspositionTable::new(hash_mb);
-    let limits = Limits::unlimited();
-    let guess = Heuristic::<u64>::new(8)
-        .evaluate(&board, <Bitboard as crate::rules::Board>::moves(&board))
-        / DISC;
+    }
+    let mut engine = Strong::new(hash_mb);
+    engine.new_game();
     let start = Instant::now();
-    let mut solver = Solver::new(&mut tt, &limits);
-    let (best, score) = solver.solve_root(&board, guess);
+    let it = engine.search_position(&problem.position, &Limits::unlimited());
     let time = start.elapsed();
-    let best = best.map_or(Move::Pass, |i| Move::Place(Square::from_index(i, 8)));
+    let (best, score, nodes) = match it {
+        Some(it) => (
+            Move::Place(Square::from_index(it.best, 8)),
+            proven_discs(it.score).ok_or("the search did not reach the end")?,
+            it.nodes,
+        ),
+        None => {
+            // No move: the score after the pass (or of the finished game).
+            let AnyBoard::Eight(board) = problem.position.board() else {
+                unreachable!("8x8 checked above")
+            };
+            let mut tt = TranspositionTable::new(1);
+            let limits = Limits::unlimited();
+            let mut solver = Solver::new(&mut tt, &limits);
+            (Move::Pass, solver.solve(&board, -65, 65), solver.nodes())
+        }
+    };
     Ok(Solution {
         number,
         empties: problem.position.empties(),
         best,
         score,
-        nodes: solver.nodes(),
+        nodes,
         time,
         agrees: problem.agrees(best, score),
         expected: problem.best_score(),

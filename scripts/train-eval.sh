@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Re-trains the 8x8 pattern evaluation (data/eval.bin) on the WTHOR games:
+# each game is solved exactly at 14 empties, then the weights are fitted
+# with AdaGrad. The solved positions are cached in target/samples.bin.
+#   scripts/train-eval.sh [path/to/games.txt.xz]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games="${1:-../shared/data/wthor/games.txt.xz}"
+cargo build --release --quiet
+xz -dc "$games" | ./target/release/reversi train --epochs 6 --rate 1.0 \
+    --cache target/samples.bin --out data/eval.bin

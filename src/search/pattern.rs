@@ -1,0 +1,382 @@
+//! A pattern evaluation for 8x8, the kind the strongest Othello programs
+//! use (Logistello, Edax): the board is cut into 46 overlapping lines and
+//! regions (edges with their X squares, corner blocks, rows, columns and
+//! diagonals), each region's cells are read as a base-3 number (empty,
+//! mine, yours), and a learned weight per configuration and game phase is
+//! summed. The weights come from `reversi train` on tournament games with
+//! exact endgame scores as targets, and are compiled into the binary.
+//!
+//! Symmetric regions share one table: every region is read through the
+//! board symmetry that maps it onto its canonical mask, so one bit
+//! extraction per region gives its index.
+
+use super::eval::{DISC, Evaluator};
+use crate::rules::Bitboard;
+use std::sync::OnceLock;
+
+/// The shapes, as canonical masks (a1 = bit 0, row by row).
+pub const SHAPES: [(&str, u64); 11] = [
+    ("corner3x3", 0x0000_0000_0007_0707),
+    ("corner2x5", 0x0000_0000_0000_1F1F),
+    ("edge2x", 0x0000_0000_0000_42FF),
+    ("row2", 0x0000_0000_0000_FF00),
+    ("row3", 0x0000_0000_00FF_0000),
+    ("row4", 0x0000_0000_FF00_0000),
+    ("diag8", 0x8040_2010_0804_0201),
+    ("diag7", 0x0080_4020_1008_0402),
+    ("diag6", 0x0000_8040_2010_0804),
+    ("diag5", 0x0000_0080_4020_1008),
+    ("diag4", 0x0000_0000_8040_2010),
+];
+
+/// Number of game phases, each with its own weights.
+pub const PHASES: usize = 12;
+/// Fewest empties with a phase of their own; fewer share the last phase.
+pub const LAST_PHASE_EMPTIES: u32 = 14;
+/// Weights are stored in 1/SCALE discs.
+pub const SCALE: i32 = 128;
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+pub fn phase(empties: u32) -> usize {
+    ((59 - empties.clamp(LAST_PHASE_EMPTIES, 59)) / 4) as usize
+}
+
+fn flip_vertical(x: u64) -> u64 {
+    x.swap_bytes()
+}
+
+fn mirror_horizontal(x: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let x = ((x >> 1) & K1) | ((x & K1) << 1);
+    let x = ((x >> 2) & K2) | ((x & K2) << 2);
+    ((x >> 4) & K4) | ((x & K4) << 4)
+}
+
+fn transpose(mut x: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0F0F_0F0F_0000_0000;
+    let t = K4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = K2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = K1 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// Symmetry `k` (0-7): vertical flip if bit 0, then horizontal mirror if
+/// bit 1, then transpose if bit 2.
+#[inline]
+pub fn symmetry(mut x: u64, k: usize) -> u64 {
+    if k & 1 != 0 {
+        x = flip_vertical(x);
+    }
+    if k & 2 != 0 {
+        x = mirror_horizontal(x);
+    }
+    if k & 4 != 0 {
+        x = transpose(x);
+    }
+    x
+}
+
+/// The inverse of [`symmetry`] `k`.
+fn inverse(mut x: u64, k: usize) -> u64 {
+    if k & 4 != 0 {
+        x = transpose(x);
+    }
+    if k & 2 != 0 {
+        x = mirror_horizontal(x);
+    }
+    if k & 1 != 0 {
+        x = flip_vertical(x);
+    }
+    x
+}
+
+#[inline]
+fn pext(x: u64, mask: u64) -> u64 {
+    #[cfg(target_feature = "bmi2")]
+    {
+        // SAFETY: the instruction exists on every CPU this build targets.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+    #[cfg(not(target_feature = "bmi2"))]
+    {
+        let (mut out, mut bit, mut m) = (0u64, 0, mask);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x & low != 0 {
+                out |= 1 << bit;
+            }
+            bit += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// For each configuration of a shape (base-3 index over its squares in bit
+/// order), the smallest index among the configurations the shape's own
+/// symmetries (those mapping its mask onto itself) turn it into.
+fn canonical_indices(mask: u64) -> Vec<u32> {
+    let squares: Vec<u64> = (0..64).filter(|b| mask & (1 << b) != 0).collect();
+    let n = squares.len();
+    // For each self-symmetry, where each square's content goes.
+    let perms: Vec<Vec<usize>> = (0..8)
+        .filter(|&k| symmetry(mask, k) == mask)
+        .map(|k| {
+            squares
+                .iter()
+                .map(|&sq| {
+                    let to = symmetry(1 << sq, k).trailing_zeros() as u64;
+                    squares
+                        .iter()
+                        .position(|&s| s == to)
+                        .expect("mask maps onto itself")
+                })
+                .collect()
+        })
+        .collect();
+    let size = 3usize.pow(n as u32);
+    (0..size)
+        .map(|index| {
+            let digits: Vec<usize> = (0..n).map(|j| index / 3usize.pow(j as u32) % 3).collect();
+            perms
+                .iter()
+                .map(|perm| {
+                    let mut moved = vec![0; n];
+                    for (j, &d) in digits.iter().enumerate() {
+                        moved[perm[j]] = d;
+                    }
+                    moved
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &d)| d * 3usize.pow(j as u32))
+                        .sum::<usize>()
+                })
+                .min()
+                .unwrap_or(index) as u32
+        })
+        .collect()
+}
+
+/// One region: which symmetry maps it onto its shape, and where its
+/// shape's weights start.
+#[derive(Clone, Copy, Debug)]
+struct Region {
+    symmetry: usize,
+    mask: u64,
+    offset: usize,
+}
+
+/// Every region of the board and the size of one phase's weight table.
+pub struct Layout {
+    regions: Vec<Region>,
+    /// Weights per phase (the last one is the phase's constant term).
+    pub per_phase: usize,
+    /// Base-3 value of each bit pattern of up to 10 squares.
+    ternary: [u32; 1024],
+    /// For every configuration of every shape (by offset + index), the
+    /// index of its canonical twin: configurations that a symmetry of the
+    /// shape itself maps onto each other share one weight.
+    canon: Vec<u32>,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        let mut regions = Vec::new();
+        let mut offset = 0;
+        for (_, mask) in SHAPES {
+            let mut seen = Vec::new();
+            for k in 0..8 {
+                let squares = inverse(mask, k);
+                if !seen.contains(&squares) {
+                    seen.push(squares);
+                    regions.push(Region {
+                        symmetry: k,
+                        mask,
+                        offset,
+                    });
+                }
+            }
+            offset += 3usize.pow(mask.count_ones());
+        }
+        let mut ternary = [0u32; 1024];
+        for (bits, t) in ternary.iter_mut().enumerate() {
+            *t = (0..10)
+                .filter(|j| bits & (1 << j) != 0)
+                .map(|j| 3u32.pow(j))
+                .sum();
+        }
+        let mut canon: Vec<u32> = Vec::with_capacity(offset);
+        for (_, mask) in SHAPES {
+            let start = canon.len() as u32;
+            canon.extend(canonical_indices(mask).into_iter().map(|i| start + i));
+        }
+        Layout {
+            regions,
+            per_phase: offset + 1,
+            ternary,
+            canon,
+        }
+    }
+
+    /// The shared layout.
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::new)
+    }
+
+    /// Number of regions (46).
+    pub fn regions(&self) -> usize {
+        self.regions.len()
+    }
+
+    /// The weight index of every region of the position (player to move),
+    /// within one phase's table.
+    #[inline]
+    pub fn features(&self, player: u64, opponent: u64, out: &mut [u32]) {
+        let mut views = [(0u64, 0u64); 8];
+        for (k, v) in views.iter_mut().enumerate() {
+            *v = (symmetry(player, k), symmetry(opponent, k));
+        }
+        for (r, f) in self.regions.iter().zip(out.iter_mut()) {
+            let (p, o) = views[r.symmetry];
+            let index =
+                self.ternary[pext(p, r.mask) as usize] + 2 * self.ternary[pext(o, r.mask) as usize];
+            *f = self.canon[r.offset + index as usize];
+        }
+    }
+}
+
+/// The trained evaluation: weights for every phase.
+pub struct PatternEval {
+    weights: Vec<i16>,
+}
+
+/// The file format: magic, phases, weights per phase, scale, then the
+/// weights as little-endian i16.
+const MAGIC: &[u8; 8] = b"RVPAT01\0";
+
+impl PatternEval {
+    /// Reads weights written by [`PatternEval::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, String> {
+        let layout = Layout::get();
+        let header = 8 + 12;
+        if bytes.len() < header || &bytes[..8] != MAGIC {
+            return Err("not a pattern weight file".into());
+        }
+        let word = |i: usize| {
+            u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().expect("4 bytes"))
+        };
+        let (phases, per_phase, scale) = (word(0) as usize, word(1) as usize, word(2) as i32);
+        if phases != PHASES || per_phase != layout.per_phase || scale != SCALE {
+            return Err("pattern weight file does not match this build's layout".into());
+        }
+        let body = &bytes[header..];
+        if body.len() != phases * per_phase * 2 {
+            return Err("pattern weight file has the wrong length".into());
+        }
+        let weights = body
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(PatternEval { weights })
+    }
+
+    /// The weights as a file.
+    pub fn to_bytes(weights: &[i16]) -> Vec<u8> {
+        let layout = Layout::get();
+        let mut out = MAGIC.to_vec();
+        for w in [PHASES as u32, layout.per_phase as u32, SCALE as u32] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for w in weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// The weights compiled into the binary.
+    pub fn builtin() -> &'static PatternEval {
+        static EVAL: OnceLock<PatternEval> = OnceLock::new();
+        EVAL.get_or_init(|| {
+            PatternEval::from_bytes(include_bytes!("../../data/eval.bin"))
+                .expect("the compiled-in weights match the layout")
+        })
+    }
+
+    /// The value in 1/SCALE discs for the player to move.
+    #[inline]
+    pub fn raw(&self, player: u64, opponent: u64) -> i32 {
+        let layout = Layout::get();
+        let empties = (!(player | opponent)).count_ones();
+        let base = phase(empties) * layout.per_phase;
+        let table = &self.weights[base..base + layout.per_phase];
+        let mut features = [0u32; 64];
+        let n = layout.regions();
+        layout.features(player, opponent, &mut features[..n]);
+        let mut sum = table[layout.per_phase - 1] as i32;
+        for &f in &features[..n] {
+            sum += table[f as usize] as i32;
+        }
+        sum
+    }
+}
+
+impl Evaluator<Bitboard> for PatternEval {
+    fn evaluate(&self, board: &Bitboard, _moves: u64) -> i32 {
+        self.raw(board.player, board.opponent) * DISC / SCALE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_a_group_with_inverses() {
+        let x = 0x0123_4567_89AB_CDEFu64;
+        for k in 0..8 {
+            assert_eq!(inverse(symmetry(x, k), k), x);
+            assert_eq!(symmetry(x, k).count_ones(), x.count_ones());
+        }
+        // Transpose sends b1 (bit 1) to a2 (bit 8).
+        assert_eq!(transpose(1 << 1), 1 << 8);
+        assert_eq!(mirror_horizontal(1), 1 << 7);
+        assert_eq!(flip_vertical(1), 1 << 56);
+    }
+
+    #[test]
+    fn the_layout_has_46_regions() {
+        let l = Layout::get();
+        assert_eq!(l.regions(), 46);
+        // Every square is read by some region.
+        let covered = l
+            .regions
+            .iter()
+            .fold(0u64, |acc, r| acc | inverse(r.mask, r.symmetry));
+        assert_eq!(covered, u64::MAX);
+        assert_eq!(l.ternary[0b101], 10);
+    }
+
+    #[test]
+    fn features_are_the_same_for_symmetric_positions() {
+        let l = Layout::get();
+        let (p, o) = (0x0000_0018_1C00_0000u64, 0x0000_2420_0000_0000u64);
+        let mut a = [0u32; 46];
+        l.features(p, o, &mut a);
+        a.sort();
+        for k in 1..8 {
+            let mut b = [0u32; 46];
+            l.features(symmetry(p, k), symmetry(o, k), &mut b);
+            b.sort();
+            assert_eq!(a, b, "symmetry {k}");
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! `reversi train`: fits the pattern evaluation's weights on game records.
+//!
+//! Every game is replayed to [`TrainConfig::solve_empties`] empty squares,
+//! where the exact endgame solver gives the score with perfect play; that
+//! score (from each position's side to move) is the target of every earlier
+//! position of the game. The weights of each phase are then fitted by
+//! stochastic gradient descent on the squared error, and a share of the
+//! games is held out to report how well the evaluation predicts them.
+
+use crate::referee::arena::split_move_list;
+use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move};
+use crate::search::pattern::{Layout, PHASES, SCALE, phase};
+use crate::search::{Limits, Solver, TranspositionTable};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Empty squares at which each game is solved exactly.
+    pub solve_empties: u32,
+    pub epochs: usize,
+    /// Share of games (taken from the end of the input) kept for testing.
+    pub holdout: f64,
+    pub threads: usize,
+    pub seed: u64,
+    /// AdaGrad's base step, in discs.
+    pub rate: f32,
+}
+
+/// One training position: the side to move's discs, the other side's, and
+/// the exact final score for the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub player: u64,
+    pub opponent: u64,
+    pub target: i8,
+}
+
+/// Reads one game line (`YEAR MOVES RESULT`, or just moves) into the moves.
+fn parse_game(line: &str) -> Option<Vec<Move>> {
+    let line = line.split('#').next()?.trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let moves = words
+        .iter()
+        .find(|w| w.len() >= 4 && w.as_bytes()[0].is_ascii_alphabetic())?;
+    split_move_list(moves)
+        .iter()
+        .map(|m| parse_move(m, 8).ok())
+        .collect()
+}
+
+/// The positions of one game down to `solve_empties`, with their targets.
+fn game_samples(moves: &[Move], solve_empties: u32, solver: &mut Solver) -> Option<Vec<Sample>> {
+    let mut game = Game::new(8).expect("8x8");
+    let mut seen: Vec<(Bitboard, Color)> = Vec::new();
+    for &mv in moves {
+        let pos = *game.position();
+        if pos.empties() < solve_empties {
+            break;
+        }
+        if let AnyBoard::Eight(b) = pos.board()
+            && !pos.is_game_over()
+            && pos.has_moves(pos.to_move())
+        {
+            seen.push((b, pos.to_move()));
+        }
+        game.play_next(mv).ok()?;
+    }
+    let pos = *game.position();
+    let AnyBoard::Eight(last) = pos.board() else {
+        return None;
+    };
+    if pos.empties() > solve_empties && !pos.is_game_over() {
+        // The record stops early (a resignation or a loss on time): there
+        // is no exact score to learn from.
+        return None;
+    }
+    // The exact score at the point the replay stopped.
+    let score = if pos.is_game_over() {
+        crate::rules::Board::final_score(&last)
+    } else {
+        solver.solve(&last, -65, 65)
+    };
+    let final_mover = pos.to_move();
+    Some(
+        seen.into_iter()
+            .map(|(b, mover)| Sample {
+                player: b.player,
+                opponent: b.opponent,
+                target: if mover == final_mover { score } else { -score } as i8,
+            })
+            .collect(),
+    )
+}
+
+/// Solves every game (on `threads` threads); returns the samples of each
+/// game in input order. `tick` is called once per game.
+pub fn collect(
+    games: &[Vec<Move>],
+    cfg: &TrainConfig,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Vec<Sample>> {
+    let chunk = games.len().div_ceil(cfg.threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut tt = TranspositionTable::new(32);
+                    let limits = Limits::unlimited();
+                    part.iter()
+                        .map(|moves| {
+                            let mut solver = Solver::new(&mut tt, &limits);
+                            let s = game_samples(moves, cfg.solve_empties, &mut solver)
+                                .unwrap_or_default();
+                            tick();
+                            s
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("solver threads do not panic"))
+            .collect()
+    })
+}
+
+/// Writes solved games (so that fitting can be repeated without solving
+/// again): per game a u32 count, then per position player, opponent (u64
+/// little-endian) and target (i8).
+pub fn save_samples(games: &[Vec<Sample>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for g in games {
+        out.extend_from_slice(&(g.len() as u32).to_le_bytes());
+        for s in g {
+            out.extend_from_slice(&s.player.to_le_bytes());
+            out.extend_from_slice(&s.opponent.to_le_bytes());
+            out.push(s.target as u8);
+        }
+    }
+    out
+}
+
+/// Reads what [`save_samples`] wrote.
+pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, String> {
+    let mut games = Vec::new();
+    let mut i = 0;
+    let take = |i: &mut usize, n: usize| -> Result<&[u8], String> {
+        let part = bytes.get(*i..*i + n).ok_or("truncated sample file")?;
+        *i += n;
+        Ok(part)
+    };
+    while i < bytes.len() {
+        let count = u32::from_le_bytes(take(&mut i, 4)?.try_into().expect("4 bytes")) as usize;
+        let mut g = Vec::with_capacity(count);
+        for _ in 0..count {
+            let player = u64::from_le_bytes(take(&mut i, 8)?.try_into().expect("8 bytes"));
+            let opponent = u64::from_le_bytes(take(&mut i, 8)?.try_into().expect("8 bytes"));
+            let target = take(&mut i, 1)?[0] as i8;
+            g.push(Sample {
+                player,
+                opponent,
+                target,
+            });
+        }
+        games.push(g);
+    }
+    Ok(games)
+}
+
+/// Reads the game lines of a file.
+pub fn read_games(text: &str) -> Vec<Vec<Move>> {
+    text.lines()
+        .filter_map(parse_game)
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// Mean absolute and root mean square error (discs) per phase.
+fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
+    let layout = Layout::get();
+    let mut acc = vec![(0usize, 0.0f64, 0.0f64); PHASES];
+    let mut features = vec![0u32; layout.regions()];
+    for s in samples {
+        let ph = phase((!(s.player | s.opponent)).count_ones());
+        let err = predict(weights, layout, ph, s, &mut features) - s.target as f32;
+        let a = &mut acc[ph];
+        a.0 += 1;
+        a.1 += err.abs() as f64;
+        a.2 += (err * err) as f64;
+    }
+    acc.into_iter()
+        .map(|(n, abs, sq)| {
+            let n1 = n.max(1) as f64;
+            (n, abs / n1, (sq / n1).sqrt())
+        })
+        .collect()
+}
+
+#[inline]
+fn predict(weights: &[f32], layout: &Layout, ph: usize, s: &Sample, features: &mut [u32]) -> f32 {
+    let base = ph * layout.per_phase;
+    layout.features(s.player, s.opponent, features);
+    let mut sum = weights[base + layout.per_phase - 1];
+    for &f in features.iter() {
+        sum += weights[base + f as usize];
+    }
+    sum
+}
+
+/// Fits weights (in discs) by stochastic gradient descent with a step
+/// size of its own for every weight (AdaGrad: weights of rare
+/// configurations move faster than those seen in every game);
+/// `epoch_done` sees each epoch's number and its mean squared training
+/// error.
+pub fn fit(
+    train: &[Sample],
+    cfg: &TrainConfig,
+    mut epoch_done: impl FnMut(usize, f64),
+) -> Vec<f32> {
+    let layout = Layout::get();
+    let mut weights = vec![0f32; PHASES * layout.per_phase];
+    let mut squares = vec![1f32; PHASES * layout.per_phase];
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+    let mut features = vec![0u32; layout.regions()];
+    for epoch in 0..cfg.epochs {
+        order.shuffle(&mut rng);
+        let mut loss = 0.0f64;
+        for &i in &order {
+            let s = &train[i as usize];
+            let ph = phase((!(s.player | s.opponent)).count_ones());
+            let err = predict(&weights, layout, ph, s, &mut features) - s.target as f32;
+            loss += (err * err) as f64;
+            let base = ph * layout.per_phase;
+            let grad = err.clamp(-64.0, 64.0);
+            for f in features
+                .iter()
+                .map(|&f| base + f as usize)
+                .chain([base + layout.per_phase - 1])
+            {
+                squares[f] += grad * grad;
+                weights[f] -= cfg.rate * grad / squares[f].sqrt();
+            }
+        }
+        epoch_done(epoch + 1, loss / train.len().max(1) as f64);
+    }
+    weights
+}
+
+/// The weights in the stored form (1/SCALE discs, i16).
+pub fn quantize(weights: &[f32]) -> Vec<i16> {
+    weights
+        .iter()
+        .map(|w| {
+            (w * SCALE as f32)
+                .round()
+                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+        })
+        .collect()
+}
+
+/// A per-phase error table for held-out samples.
+pub fn report(weights: &[f32], test: &[Sample]) -> String {
+    let mut out = String::from("phase  empties    positions  mean |error|  rms error (discs)\n");
+    for (ph, (n, mae, rms)) in errors(weights, test).into_iter().enumerate() {
+        let hi = 59 - 4 * ph as u32;
+        let lo = if ph + 1 == PHASES { 0 } else { hi - 3 };
+        let _ = writeln!(
+            out,
+            "{ph:>5}  {lo:>2}-{hi:<2}   {n:>12}  {mae:>12.2}  {rms:>17.2}"
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_lines_are_read_with_or_without_year_and_result() {
+        let g = parse_game("1977 f5d6c3 34-30").unwrap();
+        assert_eq!(g.len(), 3);
+        assert_eq!(parse_game("f5d6").unwrap().len(), 2);
+        assert!(parse_game("# comment").is_none());
+    }
+
+    #[test]
+    fn samples_survive_the_cache_file() {
+        let games = vec![
+            vec![Sample {
+                player: 1,
+                opponent: 2,
+                target: -7,
+            }],
+            vec![],
+            vec![
+                Sample {
+                    player: u64::MAX,
+                    opponent: 0,
+                    target: 64
+                };
+                3
+            ],
+        ];
+        let back = load_samples(&save_samples(&games)).unwrap();
+        assert_eq!(back.len(), 3);
+        assert_eq!((back[0][0].player, back[0][0].target), (1, -7));
+        assert_eq!(back[2].len(), 3);
+        assert!(load_samples(&[1, 0, 0, 0, 5]).is_err());
+    }
+
+    #[test]
+    fn targets_follow_the_side_to_move() {
+        // A full game from the WTHOR file: solve at 14 empties.
+        let line = "1977 f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1 34-30";
+        let moves = parse_game(line).unwrap();
+        let mut tt = TranspositionTable::new(4);
+        let limits = Limits::unlimited();
+        let mut solver = Solver::new(&mut tt, &limits);
+        let samples = game_samples(&moves, 14, &mut solver).unwrap();
+        assert_eq!(samples.len(), 60 - 14 + 1);
+        // Consecutive positions (no passes this early) alternate sides.
+        assert_eq!(samples[0].target, -samples[1].target);
+        assert!(samples.iter().all(|s| s.target.abs() <= 64));
+    }
+}
