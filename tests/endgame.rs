@@ -29,10 +29,24 @@ fn minimax<B: Board>(b: &B) -> i32 {
     moves.iter().map(|sq| -minimax(&b.play(sq))).max().unwrap()
 }
 
+/// The exact score, and the engine's best move (`None` when it must pass).
 fn solve(board: &Bitboard) -> (Option<usize>, i32) {
     let mut tt = TranspositionTable::new(4);
     let limits = Limits::unlimited();
-    Solver::new(&mut tt, &limits).solve_root(board, 0)
+    let score = Solver::new(&mut tt, &limits).solve(board, -65, 65);
+    let pos = Position::from_board(
+        reversi::rules::AnyBoard::Eight(*board),
+        reversi::rules::Color::Black,
+    );
+    let best = Strong::new(4).search_position(&pos, &limits).map(|it| {
+        assert_eq!(
+            reversi::search::proven_discs(it.score),
+            Some(score),
+            "search and solver agree"
+        );
+        it.best
+    });
+    (best, score)
 }
 
 #[test]

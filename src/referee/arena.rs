@@ -139,6 +139,26 @@ fn index(c: Color) -> usize {
     }
 }
 
+/// A game of `plies` uniformly random legal moves (fewer if it ends) on an
+/// n x n board.
+pub fn random_opening(n: usize, plies: usize, rng: &mut ChaCha8Rng) -> Game {
+    let mut game = Game::new(n).expect("size checked by the caller");
+    for _ in 0..plies {
+        let pos = *game.position();
+        if pos.is_game_over() {
+            break;
+        }
+        let moves = pos.legal_moves(pos.to_move());
+        let mv = if moves.is_empty() {
+            Move::Pass
+        } else {
+            Move::Place(moves[rng.random_range(0..moves.len())])
+        };
+        game.play(pos.to_move(), mv).expect("legal random move");
+    }
+    game
+}
+
 /// The opening of the game pair `pair`.
 fn opening(config: &MatchConfig, pair: usize) -> Vec<(Color, Move)> {
     let mut game = Game::new(config.size).expect("size checked");
@@ -151,19 +171,7 @@ fn opening(config: &MatchConfig, pair: usize) -> Vec<(Color, Move)> {
                     .wrapping_mul(0x9E37_79B9)
                     .wrapping_add(pair as u64),
             );
-            for _ in 0..*k {
-                let pos = *game.position();
-                if pos.is_game_over() {
-                    break;
-                }
-                let moves = pos.legal_moves(pos.to_move());
-                let mv = if moves.is_empty() {
-                    Move::Pass
-                } else {
-                    Move::Place(moves[rng.random_range(0..moves.len())])
-                };
-                game.play(pos.to_move(), mv).expect("legal random move");
-            }
+            game = random_opening(config.size, *k, &mut rng);
         }
         Openings::List(lists) => {
             for &mv in &lists[pair % lists.len()] {

@@ -3,9 +3,10 @@
 //! openings) and records, for every `genmove`, the time from writing the
 //! command to reading the whole reply, against the per-move limit.
 
+use super::arena::random_opening;
 use super::client::{ClientError, GtpClient};
-use crate::rules::{Game, Move, parse_move};
-use rand::{RngExt, SeedableRng};
+use crate::rules::parse_move;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 use std::time::Duration;
@@ -80,21 +81,9 @@ pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyRep
     while samples.len() < cfg.moves {
         games += 1;
         engine.send("clear_board", setup_timeout)?;
-        let mut game = Game::new(cfg.size).expect("size checked by the caller");
-        for _ in 0..cfg.opening_plies {
-            let pos = *game.position();
-            if pos.is_game_over() {
-                break;
-            }
-            let moves = pos.legal_moves(pos.to_move());
-            let mv = if moves.is_empty() {
-                Move::Pass
-            } else {
-                Move::Place(moves[rng.random_range(0..moves.len())])
-            };
-            engine.send(&format!("play {} {}", pos.to_move(), mv), setup_timeout)?;
-            game.play(pos.to_move(), mv)
-                .expect("random moves are legal");
+        let mut game = random_opening(cfg.size, cfg.opening_plies, &mut rng);
+        for (color, mv) in game.moves() {
+            engine.send(&format!("play {color} {mv}"), setup_timeout)?;
         }
         while samples.len() < cfg.moves && !game.position().is_game_over() {
             let color = game.position().to_move();

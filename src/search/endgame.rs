@@ -30,7 +30,7 @@ use crate::rules::{Bitboard, Board};
 pub const SOLVER_JUMP: u32 = 14;
 
 /// Empties at or below which the solver uses the plain parity search.
-pub const SHALLOW: u32 = 7;
+pub const SHALLOW: u32 = 6;
 /// Empties from which children are looked up in the table before any is
 /// searched (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
@@ -117,59 +117,62 @@ fn solve_one(player: u64, opponent: u64, sq: usize) -> i32 {
     if diff > 0 { diff + 1 } else { diff - 1 }
 }
 
-/// Masks of the lines (rows, columns, both diagonals) through each square.
-struct Lines {
-    lines: [[u64; 4]; 64],
-}
-
-const fn build_lines() -> Lines {
-    let mut lines = [[0u64; 4]; 64];
-    let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 4 {
-            let (dr, dc) = dirs[d];
-            let mut m = 1u64 << sq;
-            let mut k = 1;
-            while k < 8 {
-                let (r1, c1) = ((sq / 8) as i32 + dr * k, (sq % 8) as i32 + dc * k);
-                if r1 >= 0 && r1 < 8 && c1 >= 0 && c1 < 8 {
-                    m |= 1u64 << (r1 * 8 + c1);
-                }
-                let (r2, c2) = ((sq / 8) as i32 - dr * k, (sq % 8) as i32 - dc * k);
-                if r2 >= 0 && r2 < 8 && c2 >= 0 && c2 < 8 {
-                    m |= 1u64 << (r2 * 8 + c2);
-                }
-                k += 1;
+/// The diagonals (a1-h8 direction) and anti-diagonals of at least two
+/// squares.
+const fn diagonals(anti: bool) -> [u64; 13] {
+    let mut out = [0u64; 13];
+    let mut k = 0;
+    let mut d: i32 = -6;
+    while d <= 6 {
+        let mut m = 0u64;
+        let mut r = 0;
+        while r < 8 {
+            let c = if anti { 7 - r - d } else { r + d };
+            if c >= 0 && c < 8 {
+                m |= 1u64 << (r * 8 + c);
             }
-            lines[sq][d] = m;
-            d += 1;
+            r += 1;
         }
-        sq += 1;
+        out[k] = m;
+        k += 1;
+        d += 1;
     }
-    Lines { lines }
+    out
 }
 
-static LINES: Lines = build_lines();
+static DIAGONALS: [u64; 13] = diagonals(false);
+static ANTI_DIAGONALS: [u64; 13] = diagonals(true);
 
 /// Squares whose line in each direction is full: (horizontal, vertical,
 /// diagonal, anti-diagonal).
 fn full_lines(occupied: u64) -> [u64; 4] {
-    let mut full = [0u64; 4];
-    for (d, f) in full.iter_mut().enumerate() {
-        let mut seen = 0u64;
-        for sq in 0..64 {
-            let line = LINES.lines[sq][d];
-            if seen & (1 << sq) == 0 {
-                seen |= line;
-                if occupied & line == line {
-                    *f |= line;
-                }
-            }
-        }
-    }
-    full
+    // A row is full when the AND of its 8 bits, folded into its first bit,
+    // is set; likewise a column with the 8 rows folded together.
+    let mut h = occupied;
+    h &= h >> 4;
+    h &= h >> 2;
+    h &= h >> 1;
+    let full_h = (h & 0x0101_0101_0101_0101) * 0xFF;
+    let mut v = occupied;
+    v &= v >> 32;
+    v &= v >> 16;
+    v &= v >> 8;
+    let full_v = (v & 0xFF) * 0x0101_0101_0101_0101;
+    let full = |lines: &[u64; 13]| {
+        lines
+            .iter()
+            .filter(|&&m| occupied & m == m)
+            .fold(0, |acc, m| acc | m)
+    };
+    // Two corners on each are one-square lines: full when occupied.
+    let corners_d = (0x0000_0000_0000_0080 | 0x0100_0000_0000_0000) & occupied;
+    let corners_a = (0x0000_0000_0000_0001 | 0x8000_0000_0000_0000) & occupied;
+    [
+        full_h,
+        full_v,
+        full(&DIAGONALS) | corners_d,
+        full(&ANTI_DIAGONALS) | corners_a,
+    ]
 }
 
 /// Discs of `player` that can never be flipped: in each of the four line
@@ -341,86 +344,6 @@ impl<'a> Solver<'a> {
     /// Whether a limit stopped the last solve (its result is then void).
     pub fn stopped(&self) -> bool {
         self.stopped
-    }
-
-    /// The best move (square index; `None` if the side to move must pass or
-    /// the game is over) and the exact score of `board`, searched with
-    /// aspiration windows around `guess` (a score in discs).
-    pub fn solve_root(&mut self, board: &Bitboard, guess: i32) -> (Option<usize>, i32) {
-        let (p, o) = (board.player, board.opponent);
-        let moves = Bitboard::moves_for(p, o);
-        if moves == 0 {
-            return (None, self.solve(board, -65, 65));
-        }
-        // Try the moves in the deep search's order.
-        let mut order: Vec<(i32, usize)> = Vec::new();
-        let mut m = moves;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let child = board.play(sq);
-            let replies = child.moves();
-            let cost = 16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            order.push((cost, sq));
-        }
-        order.sort_unstable();
-        let empties = (!(p | o)).count_ones() as i32;
-        // Scores on a full 8x8 board are even: windows of width 2 around an
-        // even guess settle most roots in one or two passes.
-        let mut guess = guess.clamp(-64, 64) & !1;
-        let mut width = 2;
-        loop {
-            let (lo, hi) = ((guess - width).max(-65), (guess + width).min(65));
-            let (best, score) = self.root_pass(board, &order, lo, hi, empties);
-            if self.stopped {
-                return (best, score);
-            }
-            if (score <= lo && lo > -65) || (score >= hi && hi < 65) {
-                guess = score;
-                width *= 2;
-            } else {
-                return (best, score);
-            }
-        }
-    }
-
-    fn root_pass(
-        &mut self,
-        board: &Bitboard,
-        order: &[(i32, usize)],
-        mut alpha: i32,
-        beta: i32,
-        empties: i32,
-    ) -> (Option<usize>, i32) {
-        let mut best = (None, -65);
-        for (i, &(_, sq)) in order.iter().enumerate() {
-            let child = board.play(sq);
-            let (np, no) = (child.player, child.opponent);
-            let e = (empties - 1) as u32;
-            let score = if i == 0 {
-                -self.dispatch(np, no, -beta, -alpha, e)
-            } else {
-                let s = -self.dispatch(np, no, -alpha - 1, -alpha, e);
-                if s > alpha && s < beta {
-                    -self.dispatch(np, no, -beta, -alpha, e)
-                } else {
-                    s
-                }
-            };
-            if self.stopped {
-                return best;
-            }
-            if score > best.1 {
-                best = (Some(sq), score);
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 
     /// The exact score of `board` for the side to move if it lies strictly
@@ -672,6 +595,37 @@ mod tests {
         assert_eq!(disc_floor(35), 0);
         assert_eq!(disc_floor(-WIN), -1);
         assert_eq!(-disc_floor(-36), 1);
+    }
+
+    #[test]
+    fn full_lines_match_a_square_by_square_count() {
+        let lines = |sq: usize, d: usize| -> u64 {
+            let (dr, dc) = [(0, 1), (1, 0), (1, 1), (1, -1)][d];
+            let mut m = 1u64 << sq;
+            for sign in [-1i32, 1] {
+                let (mut r, mut c) = ((sq / 8) as i32 + sign * dr, (sq % 8) as i32 + sign * dc);
+                while (0..8).contains(&r) && (0..8).contains(&c) {
+                    m |= 1 << (r * 8 + c);
+                    r += sign * dr;
+                    c += sign * dc;
+                }
+            }
+            m
+        };
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occupied = x | (x >> 3) | (x >> 9) & 0x8100_0000_0000_FF00;
+            let got = full_lines(occupied);
+            for (d, &full) in got.iter().enumerate() {
+                let want = (0..64)
+                    .filter(|&sq| occupied & lines(sq, d) == lines(sq, d))
+                    .fold(0u64, |a, sq| a | 1 << sq);
+                assert_eq!(full, want, "direction {d}");
+            }
+        }
     }
 
     #[test]
