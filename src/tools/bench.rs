@@ -18,7 +18,7 @@ pub struct BenchPosition {
 }
 
 /// Positions from the FFO suite (8x8 middle and end games) and from fixed
-/// pseudo-random openings on larger boards.
+/// pseudo-random games on larger boards, early and late.
 pub fn positions() -> Vec<BenchPosition> {
     let mut out = Vec::new();
     let ffo = include_str!("../../tests/data/ffo/fforum-20-39.obf");
@@ -37,6 +37,10 @@ pub fn positions() -> Vec<BenchPosition> {
         (12, 20, 8),
         (16, 30, 7),
         (26, 40, 6),
+        // Late games on wide boards, where the empties are few and
+        // scattered and the search must go deep to hold its lead.
+        (16, 220, 9),
+        (26, 644, 8),
     ] {
         out.push(BenchPosition {
             label: format!("{n}x{n}+{plies}"),
