@@ -8,9 +8,7 @@ use reversi::players;
 use reversi::referee::arena::{self, MatchConfig, Openings, split_move_list};
 use reversi::referee::contestant::Contestant;
 use reversi::referee::latency::{self, LatencyConfig};
-use reversi::rules::{
-    AnyBoard, Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft,
-};
+use reversi::rules::{Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft};
 use reversi::rules::{Color, Game, Move, comp, parse_move};
 use reversi::tools::{bench, file_move, solve, train};
 use std::io::{self, Write};
@@ -198,9 +196,10 @@ enum Command {
 /// Board implementations perft can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum PerftBoard {
-    /// The fastest for the size: the u64 board on 8x8, the wide board otherwise.
+    /// The board the engine plays the size on: the u64 board on 8x8, the
+    /// wide board on the fewest words of its widths otherwise.
     Fast,
-    /// The wide bit-set board, on every size.
+    /// The wide bit-set board on 11 words (enough for 26x26), on every size.
     Wide,
     /// The plain one-cell-per-square reference board.
     Mailbox,
@@ -576,8 +575,7 @@ fn count_with<B: Board>(board: B, depth: u32, divide: bool) -> PerftRun {
 fn perft_on(kind: PerftBoard, n: usize, depth: u32, divide: bool) -> PerftRun {
     let start = Position::start(n).expect("size checked");
     match (kind, start.board()) {
-        (PerftBoard::Fast, AnyBoard::Eight(b)) => count_with(b, depth, divide),
-        (PerftBoard::Fast, AnyBoard::Wide(b)) => count_with(b, depth, divide),
+        (PerftBoard::Fast, any) => reversi::with_board!(any, b => count_with(b, depth, divide)),
         (PerftBoard::Wide, _) => count_with(start.board_as::<WideBoard>(), depth, divide),
         (PerftBoard::Mailbox, _) => count_with(start.board_as::<MailboxBoard>(), depth, divide),
     }

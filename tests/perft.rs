@@ -46,6 +46,20 @@ fn wide_board_matches_the_table_on_every_size() {
 }
 
 #[test]
+fn the_board_of_each_size_matches_the_table() {
+    let mut checked = 0;
+    for (n, depth, leaves) in table() {
+        if leaves < 3_000_000 {
+            let start = Position::start(n).unwrap().board();
+            let counted = reversi::with_board!(start, b => perft(&b, depth));
+            assert_eq!(counted, leaves, "{n}x{n} depth {depth}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 40);
+}
+
+#[test]
 fn mailbox_board_matches_the_small_counts() {
     for (n, depth, leaves) in table() {
         if leaves < 60_000 {

@@ -78,6 +78,16 @@ proptest! {
         random_game::<WideBoard>(2 * half, seed)?;
     }
 
+    /// The board each size is played on (the fewest words that hold it).
+    #[test]
+    fn the_board_of_each_size_agrees_with_mailbox(half in 2usize..=13, seed in any::<u64>()) {
+        fn same_type<B: Board>(_: B, n: usize, seed: u64) -> Result<(), TestCaseError> {
+            random_game::<B>(n, seed)
+        }
+        let n = 2 * half;
+        reversi::with_board!(Position::start(n).unwrap().board(), b => same_type(b, n, seed))?;
+    }
+
     #[test]
     fn bitboard_agrees_with_mailbox(seed in any::<u64>()) {
         random_game::<Bitboard>(8, seed)?;

@@ -4,12 +4,13 @@
 //! hand-weighted evaluation on every other size.
 
 use super::{MoveScore, Player};
-use crate::rules::{AnyBoard, Move, Position, Square};
+use crate::rules::{Move, Position, Square};
 use crate::search::pattern::PatternEval;
 use crate::search::{
     DISC, Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable,
     proven_discs,
 };
+use crate::with_board;
 
 /// Default transposition table size, in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -69,10 +70,9 @@ impl Strong {
             return None;
         }
         let n = pos.size();
-        Some(match pos.board() {
-            AnyBoard::Eight(b) => self.search(b, n, PatternEval::builtin(), limits, all_exact),
-            AnyBoard::Wide(b) => self.search(b, n, &Heuristic::new(n), limits, all_exact),
-        })
+        Some(with_board!(pos.board(),
+            b => self.search(b, n, PatternEval::builtin(), limits, all_exact),
+            b => self.search(b, n, &Heuristic::new(n), limits, all_exact)))
     }
 }
 

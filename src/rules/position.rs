@@ -5,27 +5,55 @@
 use super::bitboard::Bitboard;
 use super::board::Board;
 use super::notation::{Color, Move, Square};
-use super::set::{SquareSet, WideSet};
-use super::wide::{WideBoard, is_supported_size};
+use super::set::SquareSet;
+use super::wide::{WideBoard, is_supported_size, words_for};
 use std::fmt;
 
 /// A fast board of whichever type suits the size: the `u64` board for 8x8,
-/// the wide board for every other size. Generic code reaches the inner
-/// board through [`with_board!`](crate::with_board).
+/// and for every other size the wide board on the fewest words of a few
+/// widths (2 words up to 10x10, 4 up to 16x16, 7 up to 20x20, 11 up to
+/// 26x26), so that each size pays for the words it uses and not much more,
+/// while the search is compiled only five times. Generic code reaches the
+/// inner board through [`with_board!`](crate::with_board).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum AnyBoard {
     Eight(Bitboard),
-    Wide(WideBoard),
+    Wide2(WideBoard<2>),
+    Wide4(WideBoard<4>),
+    Wide7(WideBoard<7>),
+    Wide11(WideBoard<11>),
 }
 
 /// Runs `$body` with `$b` bound to the concrete board inside an
 /// [`AnyBoard`], so that generic code is monomorphised once per board type.
+/// The second form gives the 8x8 board its own body (for code that only
+/// exists for it, such as the pattern evaluation).
 #[macro_export]
 macro_rules! with_board {
     ($any:expr, $b:ident => $body:expr) => {
+        $crate::with_board!($any, $b => $body, $b => $body)
+    };
+    ($any:expr, $e:ident => $eight:expr, $b:ident => $body:expr) => {
         match $any {
-            $crate::rules::AnyBoard::Eight($b) => $body,
-            $crate::rules::AnyBoard::Wide($b) => $body,
+            $crate::rules::AnyBoard::Eight($e) => $eight,
+            $crate::rules::AnyBoard::Wide2($b) => $body,
+            $crate::rules::AnyBoard::Wide4($b) => $body,
+            $crate::rules::AnyBoard::Wide7($b) => $body,
+            $crate::rules::AnyBoard::Wide11($b) => $body,
+        }
+    };
+}
+
+/// The same variant of [`AnyBoard`] around `$body`, with `$b` bound to the
+/// board inside `$any`.
+macro_rules! map_board {
+    ($any:expr, $b:ident => $body:expr) => {
+        match $any {
+            AnyBoard::Eight($b) => AnyBoard::Eight($body),
+            AnyBoard::Wide2($b) => AnyBoard::Wide2($body),
+            AnyBoard::Wide4($b) => AnyBoard::Wide4($body),
+            AnyBoard::Wide7($b) => AnyBoard::Wide7($body),
+            AnyBoard::Wide11($b) => AnyBoard::Wide11($body),
         }
     };
 }
@@ -34,12 +62,16 @@ impl AnyBoard {
     /// The board of side `n` with the given discs of the side to move
     /// (`player`) and of the other side, as row-major indices.
     fn from_indices(n: usize, player: &[usize], opponent: &[usize]) -> AnyBoard {
-        if n == 8 {
-            let set = |v: &[usize]| v.iter().fold(0u64, |s, &i| s.with(i));
-            AnyBoard::Eight(Bitboard::from_sets(8, set(player), set(opponent)))
-        } else {
-            let set = |v: &[usize]| v.iter().fold(WideSet::EMPTY, |s, &i| s.with(i));
-            AnyBoard::Wide(WideBoard::from_sets(n, set(player), set(opponent)))
+        fn build<B: Board>(n: usize, player: &[usize], opponent: &[usize]) -> B {
+            let set = |v: &[usize]| v.iter().fold(B::Set::EMPTY, |s, &i| s.with(i));
+            B::from_sets(n, set(player), set(opponent))
+        }
+        match words_for(n) {
+            _ if n == 8 => AnyBoard::Eight(build(n, player, opponent)),
+            0..=2 => AnyBoard::Wide2(build(n, player, opponent)),
+            3..=4 => AnyBoard::Wide4(build(n, player, opponent)),
+            5..=7 => AnyBoard::Wide7(build(n, player, opponent)),
+            _ => AnyBoard::Wide11(build(n, player, opponent)),
         }
     }
 
@@ -50,10 +82,7 @@ impl AnyBoard {
 
     /// The same discs with the other side to move.
     pub fn pass(&self) -> AnyBoard {
-        match self {
-            AnyBoard::Eight(b) => AnyBoard::Eight(b.pass()),
-            AnyBoard::Wide(b) => AnyBoard::Wide(b.pass()),
-        }
+        map_board!(self, b => b.pass())
     }
 }
 
@@ -266,10 +295,7 @@ impl Position {
     pub fn place(&self, color: Color, sq: Square) -> Result<Position, RulesError> {
         self.flips(color, sq)?;
         let i = sq.index(self.size());
-        let board = match self.board_for(color) {
-            AnyBoard::Eight(b) => AnyBoard::Eight(b.play(i)),
-            AnyBoard::Wide(b) => AnyBoard::Wide(b.play(i)),
-        };
+        let board = map_board!(self.board_for(color), b => b.play(i));
         Ok(Position {
             board,
             to_move: color.other(),

@@ -1,5 +1,5 @@
-//! Sets of squares as bit sets: a `u64` for 8x8 and a 704-bit [`WideSet`] for
-//! every size up to 26x26, behind one [`SquareSet`] trait so that move
+//! Sets of squares as bit sets: a `u64` for 8x8 and a [`WideSet`] of up to 11
+//! words (704 bits) for every size up to 26x26, behind one [`SquareSet`] trait so that move
 //! generation, perft and search are written once.
 //!
 //! A square's index is `row * n + col` (row 0 at the top), so iterating a set
@@ -10,7 +10,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
-/// Number of 64-bit words in a [`WideSet`]: 26 * 26 = 676 squares fit in 704 bits.
+/// The most 64-bit words a [`WideSet`] needs: 26 * 26 = 676 squares fit in 704 bits.
 pub const WORDS: usize = 11;
 
 /// A set of square indices, with the bit operations move generation needs.
@@ -100,20 +100,29 @@ impl SquareSet for u64 {
     }
 }
 
-/// A set of up to 704 squares (boards up to 26x26), least significant word first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct WideSet(pub [u64; WORDS]);
+/// A set of up to `64 * W` squares, least significant word first. Each board
+/// size uses the fewest words that hold its squares (see
+/// [`crate::rules::AnyBoard`]): every operation costs a pass over the words,
+/// so a 16x16 board on 4 words runs well over twice as fast as on 11.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WideSet<const W: usize = WORDS>(pub [u64; W]);
+
+impl<const W: usize> Default for WideSet<W> {
+    fn default() -> Self {
+        WideSet([0; W])
+    }
+}
 
 /// Shifts towards higher indices by `k` (1 <= k < 64); bits pushed past the
 /// last word are lost.
-impl Shl<u32> for WideSet {
-    type Output = WideSet;
+impl<const W: usize> Shl<u32> for WideSet<W> {
+    type Output = WideSet<W>;
     #[inline]
-    fn shl(self, k: u32) -> WideSet {
+    fn shl(self, k: u32) -> WideSet<W> {
         let a = self.0;
-        let mut r = [0u64; WORDS];
+        let mut r = [0u64; W];
         r[0] = a[0] << k;
-        for i in 1..WORDS {
+        for i in 1..W {
             r[i] = (a[i] << k) | (a[i - 1] >> (64 - k));
         }
         WideSet(r)
@@ -121,32 +130,32 @@ impl Shl<u32> for WideSet {
 }
 
 /// Shifts towards lower indices by `k` (1 <= k < 64).
-impl Shr<u32> for WideSet {
-    type Output = WideSet;
+impl<const W: usize> Shr<u32> for WideSet<W> {
+    type Output = WideSet<W>;
     #[inline]
-    fn shr(self, k: u32) -> WideSet {
+    fn shr(self, k: u32) -> WideSet<W> {
         let a = self.0;
-        let mut r = [0u64; WORDS];
-        for i in 0..WORDS - 1 {
+        let mut r = [0u64; W];
+        for i in 0..W - 1 {
             r[i] = (a[i] >> k) | (a[i + 1] << (64 - k));
         }
-        r[WORDS - 1] = a[WORDS - 1] >> k;
+        r[W - 1] = a[W - 1] >> k;
         WideSet(r)
     }
 }
 
-impl Debug for WideSet {
+impl<const W: usize> Debug for WideSet<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
     }
 }
 
-impl SquareSet for WideSet {
-    const EMPTY: Self = WideSet([0; WORDS]);
+impl<const W: usize> SquareSet for WideSet<W> {
+    const EMPTY: Self = WideSet([0; W]);
 
     #[inline]
     fn single(sq: usize) -> Self {
-        let mut w = [0u64; WORDS];
+        let mut w = [0u64; W];
         w[sq / 64] = 1u64 << (sq % 64);
         WideSet(w)
     }
@@ -160,7 +169,7 @@ impl SquareSet for WideSet {
     }
     #[inline]
     fn contains(&self, sq: usize) -> bool {
-        sq < 64 * WORDS && (self.0[sq / 64] >> (sq % 64)) & 1 != 0
+        sq < 64 * W && (self.0[sq / 64] >> (sq % 64)) & 1 != 0
     }
     #[inline]
     fn first(&self) -> Option<usize> {
@@ -181,20 +190,20 @@ impl SquareSet for WideSet {
 
 macro_rules! wide_binop {
     ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
-        impl $trait for WideSet {
-            type Output = WideSet;
+        impl<const W: usize> $trait for WideSet<W> {
+            type Output = WideSet<W>;
             #[inline]
-            fn $method(self, rhs: WideSet) -> WideSet {
-                let mut r = [0u64; WORDS];
-                for i in 0..WORDS {
+            fn $method(self, rhs: WideSet<W>) -> WideSet<W> {
+                let mut r = [0u64; W];
+                for i in 0..W {
                     r[i] = self.0[i] $op rhs.0[i];
                 }
                 WideSet(r)
             }
         }
-        impl $assign_trait for WideSet {
+        impl<const W: usize> $assign_trait for WideSet<W> {
             #[inline]
-            fn $assign_method(&mut self, rhs: WideSet) {
+            fn $assign_method(&mut self, rhs: WideSet<W>) {
                 *self = *self $op rhs;
             }
         }
@@ -205,10 +214,10 @@ wide_binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 wide_binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 wide_binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl Not for WideSet {
-    type Output = WideSet;
+impl<const W: usize> Not for WideSet<W> {
+    type Output = WideSet<W>;
     #[inline]
-    fn not(self) -> WideSet {
+    fn not(self) -> WideSet<W> {
         WideSet(self.0.map(|w| !w))
     }
 }
@@ -219,17 +228,25 @@ mod tests {
 
     #[test]
     fn wide_shifts_cross_word_boundaries() {
-        let s = WideSet::single(63).with(127).with(700);
+        let s = WideSet::<WORDS>::single(63).with(127).with(700);
         assert_eq!((s << 1).iter().collect::<Vec<_>>(), vec![64, 128, 701]);
         assert_eq!((s >> 63).iter().collect::<Vec<_>>(), vec![0, 64, 637]);
-        assert_eq!(WideSet::single(703) << 1, WideSet::EMPTY);
-        assert_eq!(WideSet::single(0) >> 1, WideSet::EMPTY);
+        assert_eq!(WideSet::<WORDS>::single(703) << 1, WideSet::EMPTY);
+        assert_eq!(WideSet::<2>::single(0) >> 1, WideSet::EMPTY);
+        // Fewer words: the same shifts, bits past the last word are lost.
+        assert_eq!(WideSet::<2>::single(127) << 1, WideSet::EMPTY);
+        assert_eq!(
+            (WideSet::<2>::single(63) << 1).iter().collect::<Vec<_>>(),
+            vec![64]
+        );
     }
 
     #[test]
     fn iteration_is_ascending_and_counts_agree() {
         let squares = [5usize, 64, 65, 300, 675];
-        let s = squares.iter().fold(WideSet::EMPTY, |s, &q| s.with(q));
+        let s = squares
+            .iter()
+            .fold(WideSet::<WORDS>::EMPTY, |s, &q| s.with(q));
         assert_eq!(s.iter().collect::<Vec<_>>(), squares);
         assert_eq!(s.count(), 5);
         assert!(s.contains(300) && !s.contains(301));

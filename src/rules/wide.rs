@@ -1,4 +1,4 @@
-//! Boards of every even size from 4x4 to 26x26 on 704-bit sets, with the
+//! Boards of every even size from 4x4 to 26x26 on sets of `W` words, with the
 //! same row-major square indices as the 8x8 board (`row * n + col`) and
 //! per-size masks that stop lines from wrapping around the board's edges.
 
@@ -73,15 +73,28 @@ fn geo(n: u8) -> &'static Geometry {
     &GEOMETRIES[(n as usize - MIN_SIZE) / 2]
 }
 
-/// A position on an n x n board (n even, 4 to 26) seen from the side to move.
+/// The first `W` words of a mask: a board of `W` words only ever has squares
+/// there.
+#[inline]
+fn words<const W: usize>(set: &WideSet) -> WideSet<W> {
+    WideSet(std::array::from_fn(|i| set.0[i]))
+}
+
+/// The number of 64-bit words that hold the squares of an n x n board.
+pub const fn words_for(n: usize) -> usize {
+    (n * n).div_ceil(64)
+}
+
+/// A position on an n x n board (n even, 4 to 26) seen from the side to move,
+/// on sets of `W` words (at least [`words_for`]`(n)`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct WideBoard {
-    player: WideSet,
-    opponent: WideSet,
+pub struct WideBoard<const W: usize = WORDS> {
+    player: WideSet<W>,
+    opponent: WideSet<W>,
     n: u8,
 }
 
-impl WideBoard {
+impl<const W: usize> WideBoard<W> {
     /// Step sizes of the four line directions and whether the direction has
     /// a horizontal component (and so must not wrap around a row's end).
     #[inline]
@@ -90,11 +103,12 @@ impl WideBoard {
     }
 }
 
-impl Board for WideBoard {
-    type Set = WideSet;
+impl<const W: usize> Board for WideBoard<W> {
+    type Set = WideSet<W>;
 
-    fn from_sets(n: usize, player: WideSet, opponent: WideSet) -> Self {
+    fn from_sets(n: usize, player: WideSet<W>, opponent: WideSet<W>) -> Self {
         assert!(is_supported_size(n), "unsupported board size {n}");
+        assert!(words_for(n) <= W, "{n}x{n} needs more than {W} words");
         WideBoard {
             player,
             opponent,
@@ -106,22 +120,22 @@ impl Board for WideBoard {
         self.n as usize
     }
     #[inline]
-    fn player(&self) -> WideSet {
+    fn player(&self) -> WideSet<W> {
         self.player
     }
     #[inline]
-    fn opponent(&self) -> WideSet {
+    fn opponent(&self) -> WideSet<W> {
         self.opponent
     }
     #[inline]
-    fn all_squares(&self) -> WideSet {
-        geo(self.n).valid
+    fn all_squares(&self) -> WideSet<W> {
+        words(&geo(self.n).valid)
     }
 
-    fn moves(&self) -> WideSet {
+    fn moves(&self) -> WideSet<W> {
         let g = geo(self.n);
-        let empty = g.valid & !(self.player | self.opponent);
-        let inner = self.opponent & g.inner;
+        let empty = words(&g.valid) & !(self.player | self.opponent);
+        let inner = self.opponent & words(&g.inner);
         let mut moves = WideSet::EMPTY;
         for (k, horizontal) in Self::steps(self.n as u32) {
             let through = if horizontal { inner } else { self.opponent };
@@ -143,7 +157,7 @@ impl Board for WideBoard {
         moves
     }
 
-    fn flips(&self, sq: usize) -> WideSet {
+    fn flips(&self, sq: usize) -> WideSet<W> {
         let n = self.n as i32;
         let (row, col) = (sq as i32 / n, sq as i32 % n);
         let mut flipped = WideSet::EMPTY;
@@ -186,19 +200,20 @@ impl Board for WideBoard {
         }
     }
 
-    fn neighbours(&self, set: WideSet) -> WideSet {
+    fn neighbours(&self, set: WideSet<W>) -> WideSet<W> {
         let g = geo(self.n);
         let n = self.n as u32;
+        let valid = words(&g.valid);
         // Shift only squares that stay in their row: no wrap-around.
-        let not_last = g.valid & !g.right;
-        let not_first = g.valid & !g.left;
+        let not_last = valid & !words(&g.right);
+        let not_first = valid & !words(&g.left);
         let row = set | ((set & not_last) << 1) | ((set & not_first) >> 1);
-        (row | (row << n) | (row >> n)) & g.valid & !set
+        (row | (row << n) | (row >> n)) & valid & !set
     }
 
     fn hash_key(&self) -> u64 {
         let mut h = 0x243F_6A88_85A3_08D3u64 ^ self.n as u64;
-        for i in 0..WORDS {
+        for i in 0..W {
             h = (h ^ self.player.0[i]).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h = (h ^ self.opponent.0[i])
                 .rotate_left(23)
@@ -217,7 +232,7 @@ mod tests {
         // 4x4: player at row 0 col 3, opponent at row 1 col 0, row 1 col 1 empty.
         // A naive shift by 1 would carry (0,3) -> (1,0) and "find" a move at (1,1).
         let n = 4;
-        let b = WideBoard::from_sets(n, WideSet::single(3), WideSet::single(4));
+        let b = WideBoard::<1>::from_sets(n, WideSet::single(3), WideSet::single(4));
         assert!(b.moves().is_empty());
     }
 

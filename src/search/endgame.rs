@@ -250,7 +250,7 @@ impl Endgame for Bitboard {
     }
 }
 
-impl Endgame for crate::rules::WideBoard {
+impl<const W: usize> Endgame for crate::rules::WideBoard<W> {
     const HAS_SOLVER: bool = false;
 
     fn solve_exact(
