@@ -93,7 +93,12 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
         let count = |s: B::Set| s.count() as i32;
 
         let mobility = count(moves) - count(board.pass().moves());
-        let potential = count(empty & board.neighbours(you)) - count(empty & board.neighbours(me));
+        // The frontier costs two neighbour sets: skip it where its weight is 0.
+        let potential = if self.potential == 0 {
+            0
+        } else {
+            count(empty & board.neighbours(you)) - count(empty & board.neighbours(me))
+        };
         let corners = count(me & self.corners) - count(you & self.corners);
         let edges = count(me & self.edges) - count(you & self.edges);
         let mut danger = 0;
