@@ -38,6 +38,8 @@ pub struct Heuristic<S> {
     potential: i32,
     /// Weight of a disc at the start of the game; it grows towards the end.
     discs: i32,
+    /// Disc count below which a side is penalised for wipe-out risk.
+    few_discs: i32,
 }
 
 impl<S: SquareSet> Heuristic<S> {
@@ -79,6 +81,7 @@ impl<S: SquareSet> Heuristic<S> {
             // the frontier term dropped, and stayed 20-0 on 10x10.
             potential: if n >= 10 { 0 } else { 15 },
             discs: if n >= 10 { 30 } else { -6 },
+            few_discs: if n >= 10 { 10 } else { 0 },
         }
     }
 }
@@ -116,6 +119,10 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
             + danger * 40
             + edges * (5 + progress * 10 / 1024)
             + discs * (progress * progress / (1024 * 1024 / 40) + self.discs);
+        // A side down to a handful of discs can be wiped out a few plies
+        // past the horizon by a player that flips all it can.
+        let few = |s: B::Set| (self.few_discs - count(s)).max(0);
+        score += (few(you) * few(you) - few(me) * few(me)) * 60;
         if progress > 700 && empties % 2 == 1 {
             // The side to move gets the last move of an odd region.
             score += 30;
