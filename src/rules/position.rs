@@ -66,8 +66,10 @@ impl AnyBoard {
             let set = |v: &[usize]| v.iter().fold(B::Set::EMPTY, |s, &i| s.with(i));
             B::from_sets(n, set(player), set(opponent))
         }
+        if n == 8 {
+            return AnyBoard::Eight(build(n, player, opponent));
+        }
         match words_for(n) {
-            _ if n == 8 => AnyBoard::Eight(build(n, player, opponent)),
             0..=2 => AnyBoard::Wide2(build(n, player, opponent)),
             3..=4 => AnyBoard::Wide4(build(n, player, opponent)),
             5..=7 => AnyBoard::Wide7(build(n, player, opponent)),

@@ -1,6 +1,6 @@
-//! Sets of squares as bit sets: a `u64` for 8x8 and a [`WideSet`] of up to 11
-//! words (704 bits) for every size up to 26x26, behind one [`SquareSet`] trait so that move
-//! generation, perft and search are written once.
+//! Sets of squares as bit sets: a `u64` for 8x8 and a [`WideSet`] of up to
+//! 11 words (704 bits) for every size up to 26x26, behind one [`SquareSet`]
+//! trait so that move generation, perft and search are written once.
 //!
 //! A square's index is `row * n + col` (row 0 at the top), so iterating a set
 //! in ascending index order visits squares row by row, then column by column:

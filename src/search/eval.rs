@@ -111,7 +111,8 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
                 danger += count(you & z.c_squares) - count(me & z.c_squares);
             }
         }
-        let discs = count(me) - count(you);
+        let (my_discs, your_discs) = (count(me), count(you));
+        let discs = my_discs - your_discs;
 
         let mut score = mobility * (45 - progress * 15 / 1024)
             + potential * self.potential
@@ -121,8 +122,8 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
             + discs * (progress * progress / (1024 * 1024 / 40) + self.discs);
         // A side down to a handful of discs can be wiped out a few plies
         // past the horizon by a player that flips all it can.
-        let few = |s: B::Set| (self.few_discs - count(s)).max(0);
-        score += (few(you) * few(you) - few(me) * few(me)) * 60;
+        let few = |d: i32| (self.few_discs - d).max(0).pow(2);
+        score += (few(your_discs) - few(my_discs)) * 60;
         if progress > 700 && empties % 2 == 1 {
             // The side to move gets the last move of an odd region.
             score += 30;
