@@ -40,15 +40,18 @@ const ETC_EMPTIES: u32 = 12;
 const EVAL_ORDER: u32 = 14;
 const EVAL_ORDER_DIVISOR: i32 = 24;
 
-/// The squares of each 4x4 quadrant.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The bit of each square's 4x4 quadrant in a parity mask.
+const QUADRANT_BIT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = 1 << ((sq / 32) * 2 + (sq % 8) / 4);
+        sq += 1;
+    }
+    t
+};
 
 /// Squares in the order the shallow search tries them within a parity
 /// class: corners, then edges away from corners, then the middle, then the
@@ -101,15 +104,95 @@ fn final_score(player: u64, opponent: u64) -> i32 {
     }
 }
 
+/// For each position in a line of 8 and each pattern of the player's discs
+/// on that line (every other square of it taken by the opponent), how many
+/// discs a player disc at that position flips along the line.
+const fn build_line_flips() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut count = 0;
+            let mut i = pos as i32 - 1;
+            while i >= 0 && pattern & (1 << i) == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                count += pos as i32 - 1 - i;
+            }
+            let mut j = pos + 1;
+            while j < 8 && pattern & (1 << j) == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                count += (j - pos - 1) as i32;
+            }
+            t[pos][pattern] = count as u8;
+            pattern += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
+
+/// The diagonal and anti-diagonal through each square.
+const fn build_square_diagonals() -> [[u64; 2]; 64] {
+    let mut t = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut i = 0;
+        while i < 8 {
+            let (dc, ac) = (c + (i - r), c - (i - r));
+            if dc >= 0 && dc < 8 {
+                t[sq][0] |= 1u64 << (i * 8 + dc);
+            }
+            if ac >= 0 && ac < 8 {
+                t[sq][1] |= 1u64 << (i * 8 + ac);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static SQUARE_DIAGONALS: [[u64; 2]; 64] = build_square_diagonals();
+
+/// Discs a disc of `player` on the last empty square `sq` flips, counted
+/// without building the flip set: each of the four lines through `sq` is
+/// gathered into a byte (a row as it is, a column or a diagonal by one
+/// multiplication that moves each of its squares to the bit of its row or
+/// column), and a table gives the count. On a full line every square that
+/// is not the player's is the opponent's; squares a short diagonal lacks
+/// read as the opponent's but lie beyond its end, where no player disc can
+/// close a line, so they count nothing.
+#[inline]
+fn last_flip_count(player: u64, sq: usize) -> i32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_TO_ROW: u64 = 0x0102_0408_1020_4080;
+    let (r, c) = (sq >> 3, sq & 7);
+    let row = (player >> (r * 8)) as u8 as usize;
+    let column = (((player >> c) & FILE_A).wrapping_mul(FILE_TO_ROW) >> 56) as usize;
+    let [d, a] = SQUARE_DIAGONALS[sq];
+    let diagonal = ((player & d).wrapping_mul(FILE_A) >> 56) as usize;
+    let anti = ((player & a).wrapping_mul(FILE_A) >> 56) as usize;
+    (LINE_FLIPS[c][row] + LINE_FLIPS[r][column] + LINE_FLIPS[c][diagonal] + LINE_FLIPS[c][anti])
+        as i32
+}
+
 /// The score with exactly one empty square `sq` left, player to move.
 #[inline]
 fn solve_one(player: u64, opponent: u64, sq: usize) -> i32 {
     let p = player.count_ones() as i32;
-    let flips = Bitboard::flips_for(player, opponent, sq).count_ones() as i32;
+    let flips = last_flip_count(player, sq);
     if flips > 0 {
         return 2 * (p + flips + 1) - 64;
     }
-    let theirs = Bitboard::flips_for(opponent, player, sq).count_ones() as i32;
+    let theirs = last_flip_count(opponent, sq);
     if theirs > 0 {
         return 2 * (p - theirs) - 64;
     }
@@ -365,7 +448,7 @@ impl<'a> Solver<'a> {
                 self.nodes += 1;
                 solve_one(p, o, (!(p | o)).trailing_zeros() as usize)
             }
-            e if e <= SHALLOW => self.shallow(p, o, alpha, beta, e),
+            e if e <= SHALLOW => self.shallow_entry(p, o, alpha, beta),
             e => self.deep(p, o, alpha, beta, e),
         }
     }
@@ -376,62 +459,116 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Few empties: no table, no move list; squares in parity order.
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    /// The shallow search's entry: the empty squares listed once in
+    /// [`PRIORITY`] order, and the parity of each quadrant.
+    fn shallow_entry(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empty = !(p | o);
+        let mut squares = [0u8; SHALLOW as usize];
+        let mut n = 0;
+        for class in PRIORITY {
+            let mut m = empty & class;
+            while m != 0 {
+                squares[n] = m.trailing_zeros() as u8;
+                m &= m - 1;
+                n += 1;
+            }
+        }
+        let parity = squares[..n]
+            .iter()
+            .fold(0u8, |acc, &sq| acc ^ QUADRANT_BIT[sq as usize]);
+        self.shallow(p, o, alpha, beta, &squares[..n], parity)
+    }
+
+    /// Few empties: no table, no move generation; the empty squares in
+    /// odd quadrants first, each class in [`PRIORITY`] order. `parity` has
+    /// the bit of each quadrant with an odd number of empties.
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        squares: &[u8],
+        parity: u8,
+    ) -> i32 {
+        if let &[x1, x2] = squares {
+            return self.solve_two(p, o, alpha, beta, x1 as usize, x2 as usize);
+        }
         self.nodes += 1;
         self.poll();
         if self.stopped {
             return 0;
         }
-        let empty = !(p | o);
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
-            }
-        }
         let mut best = -65;
-        let mut any = false;
-        for parity in [odd, !odd] {
-            for class in PRIORITY {
-                let mut squares = empty & parity & class;
-                while squares != 0 {
-                    let sq = squares.trailing_zeros() as usize;
-                    squares &= squares - 1;
-                    if NEIGHBOURS[sq] & o == 0 {
-                        continue;
-                    }
-                    let flips = Bitboard::flips_for(p, o, sq);
-                    if flips == 0 {
-                        continue;
-                    }
-                    any = true;
-                    let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
-                    let score = if empties == 2 {
-                        self.nodes += 1;
-                        -solve_one(np, no, (!(np | no)).trailing_zeros() as usize)
-                    } else {
-                        -self.shallow(np, no, -beta, -alpha, empties - 1)
-                    };
-                    if score > best {
-                        best = score;
-                        if score > alpha {
-                            alpha = score;
-                            if alpha >= beta {
-                                return best;
-                            }
+        for odd in [true, false] {
+            for (i, &sq) in squares.iter().enumerate() {
+                let sq = sq as usize;
+                if (parity & QUADRANT_BIT[sq] != 0) != odd || NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
+                let flips = Bitboard::flips_for(p, o, sq);
+                if flips == 0 {
+                    continue;
+                }
+                let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+                let mut rest = [0u8; SHALLOW as usize];
+                rest[..i].copy_from_slice(&squares[..i]);
+                rest[i..squares.len() - 1].copy_from_slice(&squares[i + 1..]);
+                let rest = &rest[..squares.len() - 1];
+                let score = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return best;
                         }
                     }
                 }
             }
         }
-        if !any {
+        if best == -65 {
             if Bitboard::moves_for(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, empties);
+            return -self.shallow(o, p, -beta, -alpha, squares, parity);
         }
         best
+    }
+
+    /// Two empty squares `x1` and `x2` (in that order of preference): each
+    /// move leads straight to [`solve_one`].
+    fn solve_two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        let mut best = -65;
+        if NEIGHBOURS[x1] & o != 0 {
+            let flips = Bitboard::flips_for(p, o, x1);
+            if flips != 0 {
+                self.nodes += 1;
+                best = -solve_one(o ^ flips, p | flips | (1u64 << x1), x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let flips = Bitboard::flips_for(p, o, x2);
+            if flips != 0 {
+                self.nodes += 1;
+                return best.max(-solve_one(o ^ flips, p | flips | (1u64 << x2), x1));
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if Bitboard::moves_for(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.solve_two(o, p, -beta, -alpha, x1, x2)
     }
 
     /// Many empties: table, fastest-first ordering, stability cutoff, PVS.
@@ -441,8 +578,9 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return 0;
         }
-        // Stability: the opponent keeps at least its stable discs.
-        if alpha >= 0 {
+        // Stability: the opponent keeps at least its stable discs. They
+        // can only cut when even all of its discs being stable would.
+        if 64 - 2 * o.count_ones() as i32 <= alpha {
             let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if bound <= alpha {
                 return bound;
@@ -625,6 +763,24 @@ mod tests {
                     .fold(0u64, |a, sq| a | 1 << sq);
                 assert_eq!(full, want, "direction {d}");
             }
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_match_the_flip_sets() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let sq = (x >> 58) as usize;
+            let player = x & !(1u64 << sq);
+            let opponent = !player & !(1u64 << sq);
+            assert_eq!(
+                last_flip_count(player, sq),
+                Bitboard::flips_for(player, opponent, sq).count_ones() as i32,
+                "square {sq}, player {player:#x}"
+            );
         }
     }
 
