@@ -34,6 +34,8 @@ pub const SHALLOW: u32 = 6;
 /// Empties from which children are looked up in the table before any is
 /// searched (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
+/// Empties from which the solver uses the table.
+const HASH_EMPTIES: u32 = 8;
 /// Empties from which the pattern evaluation of the position after a move
 /// joins its ordering cost, and its weight: evaluation units (1/128 disc)
 /// per cost unit (16 per opponent reply).
@@ -592,7 +594,8 @@ impl<'a> Solver<'a> {
         };
         let key = board.hash_key();
         let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key) {
+        let hashed = empties >= HASH_EMPTIES;
+        if hashed && let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv;
             if hit.depth >= empties as i32
                 && let Some(score) = from_table(hit.score)
@@ -690,8 +693,10 @@ impl<'a> Solver<'a> {
             Bound::Exact
         };
         let mv = (bound != Bound::Upper).then_some(best_move);
-        self.tt
-            .store(key, empties as i32, to_table(best), bound, mv);
+        if hashed {
+            self.tt
+                .store(key, empties as i32, to_table(best), bound, mv);
+        }
         best
     }
 }
