@@ -18,25 +18,16 @@ pub struct Bitboard {
 /// opponent discs can continue without wrapping around the board.
 const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
-/// Direction steps (row, column) in the order of [`RAYS`]: the first four
-/// go towards higher bit indices, the last four towards lower ones.
-const DIRECTIONS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, -1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-];
+/// Direction steps (row, column) towards higher bit indices, in the order
+/// of [`RAYS`] and of the shifts of [`Bitboard::flips_for`].
+const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, -1), (1, 0), (1, 1)];
 
-const fn build_rays() -> [[u64; 8]; 64] {
-    let mut rays = [[0u64; 8]; 64];
+const fn build_rays() -> [[u64; 4]; 64] {
+    let mut rays = [[0u64; 4]; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut d = 0;
-        while d < 8 {
+        while d < 4 {
             let (dr, dc) = DIRECTIONS[d];
             let mut r = (sq / 8) as i32 + dr;
             let mut c = (sq % 8) as i32 + dc;
@@ -54,8 +45,9 @@ const fn build_rays() -> [[u64; 8]; 64] {
     rays
 }
 
-/// For each square and direction, the squares beyond it up to the edge.
-static RAYS: [[u64; 8]; 64] = build_rays();
+/// For each square and direction towards higher bits, the squares beyond
+/// it up to the edge.
+static RAYS: [[u64; 4]; 64] = build_rays();
 
 impl Bitboard {
     /// The standard 8x8 start position, Black to move.
@@ -66,30 +58,38 @@ impl Bitboard {
 
     /// Discs flipped by a disc of `player` at `sq` against `opponent`.
     ///
-    /// Written as two loops over four directions each, with no branches, so
-    /// that the compiler turns each loop into a few vector instructions.
+    /// Two loops over four directions each, with no branches, so that the
+    /// compiler turns each into a few vector instructions: towards higher
+    /// bits the first square of the ray that is not an opponent disc is
+    /// isolated with `x & -x`; towards lower bits (where that would take a
+    /// leading-zero count, which has no vector form here) the run of
+    /// opponent discs is filled from the square in three doubling steps.
     #[inline]
     pub fn flips_for(player: u64, opponent: u64, sq: usize) -> u64 {
         let rays = &RAYS[sq];
         let mut flipped = [0u64; 8];
         for d in 0..4 {
-            // Towards higher bits: the lowest ray square that is not an
-            // opponent disc ends the line.
             let ray = rays[d];
             let stop = ray & !opponent;
             let first = stop & stop.wrapping_neg();
             let between = first.wrapping_sub(1) & ray;
             flipped[d] = if first & player != 0 { between } else { 0 };
         }
-        for d in 4..8 {
-            // Towards lower bits: the highest one. With no such square the
-            // shift wraps to bit 63, which no downward ray holds, and
-            // `between` is empty.
-            let ray = rays[d];
-            let stop = ray & !opponent;
-            let first = (1u64 << 63).wrapping_shr(stop.leading_zeros());
-            let between = ray & (first.wrapping_neg() ^ first);
-            flipped[d] = if first & player != 0 { between } else { 0 };
+        // The same directions downwards: a shift by 1, 7 or 9 must not
+        // wrap from one edge column to the other, so it runs through
+        // opponent discs off columns a and h only.
+        let inner = opponent & INNER_COLUMNS;
+        let mask = [inner, inner, opponent, inner];
+        const STEP: [u32; 4] = [1, 7, 8, 9];
+        let origin = 1u64 << sq;
+        for d in 0..4 {
+            let (m, k) = (mask[d], STEP[d]);
+            let mut run = m & (origin >> k);
+            run |= m & (run >> k);
+            let pairs = m & (m >> k);
+            run |= pairs & (run >> (2 * k));
+            run |= pairs & (run >> (2 * k));
+            flipped[4 + d] = if (run >> k) & player != 0 { run } else { 0 };
         }
         flipped.iter().fold(0, |acc, f| acc | f)
     }
