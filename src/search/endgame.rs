@@ -34,6 +34,13 @@ pub const SHALLOW: u32 = 6;
 /// Empties from which children are looked up in the table before any is
 /// searched (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
+/// The least depth of a midgame search whose best move the solver tries
+/// first. Moves from shallower searches (the evaluation's choice a ply or
+/// two from the midgame horizon) are worse than fastest first: using them
+/// all made FFO #47 take 106 M nodes, not using them 18.5 M. From 7 plies
+/// on they help near the root: FFO #45, #48, #49 took 109 s without
+/// midgame moves, 57 s with those of depth 7 or more, 69 s from depth 5.
+const MIDGAME_MOVE_DEPTH: i32 = 7;
 /// Empties from which the solver uses the table.
 const HASH_EMPTIES: u32 = 8;
 /// Empties from which the pattern evaluation of the position after a move
@@ -596,7 +603,11 @@ impl<'a> Solver<'a> {
         let mut tt_move = None;
         let hashed = empties >= HASH_EMPTIES;
         if hashed && let Some(hit) = self.tt.probe(key) {
-            tt_move = hit.mv;
+            // A midgame entry's move (depth short of the end) only counts
+            // when that search was deep enough to beat fastest first.
+            if hit.depth >= empties as i32 || hit.depth >= MIDGAME_MOVE_DEPTH {
+                tt_move = hit.mv;
+            }
             if hit.depth >= empties as i32
                 && let Some(score) = from_table(hit.score)
             {
