@@ -86,7 +86,7 @@ pub const fn words_for(n: usize) -> usize {
 }
 
 /// A position on an n x n board (n even, 4 to 26) seen from the side to move,
-/// on sets of `W` words (at least [`words_for`]`(n)`).
+/// on sets of `W` words (at least `words_for(n)` in the position module).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct WideBoard<const W: usize = WORDS> {
     player: WideSet<W>,

@@ -4,13 +4,16 @@
 //! Why it is built this way (the techniques of Zebra and Edax):
 //! - Near the end most of the time goes into the last few plies, so they
 //!   get their own code: with one empty square the score is counted
-//!   directly; up to [`SHALLOW`] empties there is no table, no move list,
-//!   just the empty squares tried in parity order (squares in regions with
-//!   an odd number of empties first: whoever moves there also gets the last
-//!   move of the region).
+//!   directly (the flips from line tables, no flip set); with two, both
+//!   squares are tried in turn; up to [`SHALLOW`] empties there is no
+//!   table and no move generation, just the list of empty squares tried in
+//!   parity order (squares in regions with an odd number of empties first:
+//!   whoever moves there also gets the last move of the region).
 //! - Above that, "fastest first": moves are tried in order of how few
 //!   replies they leave the opponent (corners for the opponent count
-//!   double), after the table move; null-window PVS; results stored in the
+//!   double), after the table move; far from the end the pattern
+//!   evaluation (of the position, then of a small search) joins the order;
+//!   null-window PVS; from [`HASH_EMPTIES`] results are stored in the
 //!   shared transposition table as exact-to-the-end entries.
 //! - A stability cutoff: the opponent's stable discs (which no move can
 //!   flip) bound the best score we can reach, and cut the node when that
@@ -303,7 +306,8 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 pub trait Endgame: Board {
     /// Whether [`Endgame::solve_exact`] solves (then iterative deepening
     /// jumps to the exact search once the midgame depth is within
-    /// [`SOLVER_JUMP`] of the end, instead of going through every depth).
+    /// `SOLVER_JUMP` (in this module) plies of the end, instead of going
+    /// through every depth).
     const HAS_SOLVER: bool;
 
     /// Solves exactly (see [`Solver::solve`]), window and result in the

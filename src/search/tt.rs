@@ -55,7 +55,7 @@ impl Entry {
 /// or older one.
 const BUCKET: usize = 2;
 
-/// A fixed-size table of [`BUCKET`]-slot buckets indexed by position key.
+/// A fixed-size table of two-slot buckets indexed by position key.
 pub struct TranspositionTable {
     slots: Vec<Entry>,
     buckets_mask: usize,
