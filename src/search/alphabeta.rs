@@ -188,8 +188,14 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 // cheaper than aspiration re-searches do.
                 let guess = last.score;
                 let narrow = depth >= 4 && depth < empties && !self.all_exact;
+                // A midgame iteration that found a forced finish names the
+                // score to prove: a window just around it proves it far
+                // sooner (FFO #59, a wipe-out, needs no full-window solve).
+                let proving = depth >= empties && !self.all_exact && guess.abs() >= WIN / 2;
                 let mut window = if narrow && proven_discs(guess).is_none() {
                     (guess - DISC / 2, guess + DISC / 2)
+                } else if proving {
+                    (guess - 1, guess + 1)
                 } else {
                     (-INFINITY, INFINITY)
                 };
@@ -201,12 +207,12 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                     };
                     if score <= window.0 && window.0 > -INFINITY {
                         window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
-                        if window.0 <= -WIN / 2 {
+                        if window.0 <= -WIN / 2 || proving {
                             window.0 = -INFINITY;
                         }
                     } else if score >= window.1 && window.1 < INFINITY {
                         window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
-                        if window.1 >= WIN / 2 {
+                        if window.1 >= WIN / 2 || proving {
                             window.1 = INFINITY;
                         }
                     } else {
@@ -250,7 +256,9 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 break;
             }
             depth += 1;
-            if B::HAS_SOLVER && depth + SOLVER_JUMP > empties {
+            // Once a forced finish shows up, deeper midgame iterations
+            // only cost time: the solver goes straight to it.
+            if B::HAS_SOLVER && (depth + SOLVER_JUMP > empties || last.score.abs() >= WIN / 2) {
                 depth = empties.max(depth);
             }
         }
