@@ -47,7 +47,13 @@ pub fn terminal_score<B: Board>(board: &B) -> i32 {
 
 /// The final disc difference a score proves, if it is a finished-game score.
 pub fn proven_discs(score: i32) -> Option<i32> {
-    (score.abs() >= WIN / 2 || score == 0).then(|| (score - score.signum() * WIN) / DISC)
+    (forced_finish(score) || score == 0).then(|| (score - score.signum() * WIN) / DISC)
+}
+
+/// Whether a score is that of a finished game (won or lost), which a
+/// midgame search returns once every line it kept reaches the end.
+fn forced_finish(score: i32) -> bool {
+    score.abs() >= WIN / 2
 }
 
 /// What one finished iteration found.
@@ -191,7 +197,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 // A midgame iteration that found a forced finish names the
                 // score to prove: a window just around it proves it far
                 // sooner (FFO #59, a wipe-out, needs no full-window solve).
-                let proving = depth >= empties && !self.all_exact && guess.abs() >= WIN / 2;
+                let proving = depth >= empties && !self.all_exact && forced_finish(guess);
                 let mut window = if narrow && proven_discs(guess).is_none() {
                     (guess - DISC / 2, guess + DISC / 2)
                 } else if proving {
@@ -258,7 +264,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             depth += 1;
             // Once a forced finish shows up, deeper midgame iterations
             // only cost time: the solver goes straight to it.
-            if B::HAS_SOLVER && (depth + SOLVER_JUMP > empties || last.score.abs() >= WIN / 2) {
+            if B::HAS_SOLVER && (depth + SOLVER_JUMP > empties || forced_finish(last.score)) {
                 depth = empties.max(depth);
             }
         }

@@ -157,30 +157,6 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 
 static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
 
-/// The diagonal and anti-diagonal through each square.
-const fn build_square_diagonals() -> [[u64; 2]; 64] {
-    let mut t = [[0u64; 2]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut i = 0;
-        while i < 8 {
-            let (dc, ac) = (c + (i - r), c - (i - r));
-            if dc >= 0 && dc < 8 {
-                t[sq][0] |= 1u64 << (i * 8 + dc);
-            }
-            if ac >= 0 && ac < 8 {
-                t[sq][1] |= 1u64 << (i * 8 + ac);
-            }
-            i += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-static SQUARE_DIAGONALS: [[u64; 2]; 64] = build_square_diagonals();
-
 /// Discs a disc of `player` on the last empty square `sq` flips, counted
 /// without building the flip set: each of the four lines through `sq` is
 /// gathered into a byte (a row as it is, a column or a diagonal by one
@@ -196,9 +172,8 @@ fn last_flip_count(player: u64, sq: usize) -> i32 {
     let (r, c) = (sq >> 3, sq & 7);
     let row = (player >> (r * 8)) as u8 as usize;
     let column = (((player >> c) & FILE_A).wrapping_mul(FILE_TO_ROW) >> 56) as usize;
-    let [d, a] = SQUARE_DIAGONALS[sq];
-    let diagonal = ((player & d).wrapping_mul(FILE_A) >> 56) as usize;
-    let anti = ((player & a).wrapping_mul(FILE_A) >> 56) as usize;
+    let diagonal = ((player & SQUARE_DIAGONALS[sq]).wrapping_mul(FILE_A) >> 56) as usize;
+    let anti = ((player & SQUARE_ANTI_DIAGONALS[sq]).wrapping_mul(FILE_A) >> 56) as usize;
     (LINE_FLIPS[c][row] + LINE_FLIPS[r][column] + LINE_FLIPS[c][diagonal] + LINE_FLIPS[c][anti])
         as i32
 }
@@ -244,6 +219,29 @@ const fn diagonals(anti: bool) -> [u64; 13] {
 
 static DIAGONALS: [u64; 13] = diagonals(false);
 static ANTI_DIAGONALS: [u64; 13] = diagonals(true);
+
+/// The line among `lines` through each square (the square alone for the
+/// two corners that no line of two squares or more reaches).
+const fn line_through(lines: [u64; 13]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = 1u64 << sq;
+        let mut k = 0;
+        while k < 13 {
+            if lines[k] & (1u64 << sq) != 0 {
+                t[sq] = lines[k];
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The diagonal and the anti-diagonal through each square.
+static SQUARE_DIAGONALS: [u64; 64] = line_through(diagonals(false));
+static SQUARE_ANTI_DIAGONALS: [u64; 64] = line_through(diagonals(true));
 
 /// Squares whose line in each direction is full: (horizontal, vertical,
 /// diagonal, anti-diagonal).
