@@ -10,7 +10,7 @@ use reversi::referee::contestant::Contestant;
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::rules::{Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft};
 use reversi::rules::{Color, Game, Move, comp, parse_move};
-use reversi::tools::{bench, file_move, solve, train};
+use reversi::tools::{bench, file_move, probcut, solve, train};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -170,6 +170,20 @@ enum Command {
         #[arg(long)]
         cache: Option<String>,
     },
+    /// Measures how well a shallow search predicts a deep one with the 8x8
+    /// pattern evaluation (ProbCut's margins), on positions from game
+    /// records read from stdin (`xz -dc games.txt.xz | reversi probcut`).
+    Probcut {
+        /// Deepest search measured.
+        #[arg(long, default_value_t = 10)]
+        max_depth: i32,
+        /// Use only the first N games.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Positions taken from each game.
+        #[arg(long, default_value_t = 2)]
+        per_game: usize,
+    },
     /// Searches a fixed set of positions to fixed depths (table cleared):
     /// the total node count changes only when the search does.
     Bench,
@@ -246,6 +260,11 @@ fn main() -> ExitCode {
             seed,
         }),
         Some(Command::Solve { file, hash, first }) => run_solve(&file, hash, first),
+        Some(Command::Probcut {
+            max_depth,
+            games,
+            per_game,
+        }) => run_probcut(max_depth, games, per_game),
         Some(Command::Bench) => {
             let results = bench::run(|r| println!("{}", bench::row(r)));
             println!("{}", bench::total(&results));
@@ -437,6 +456,24 @@ fn run_match(
         n = config.size
     );
     write_error.map_or(Ok(()), Err)
+}
+
+fn run_probcut(max_depth: i32, limit: usize, per_game: usize) -> Result<(), String> {
+    let mut text = String::new();
+    io::Read::read_to_string(&mut io::stdin(), &mut text).map_err(|e| e.to_string())?;
+    let mut games = train::read_games(&text);
+    games.truncate(limit);
+    if games.is_empty() {
+        return Err("no games on stdin".into());
+    }
+    let bar = ProgressBar::new(games.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games measured, {elapsed} (eta {eta})")
+            .expect("valid template"),
+    );
+    let pairs = probcut::measure(&games, max_depth, per_game, 1, &|| bar.inc(1));
+    bar.finish_and_clear();
+    print!("{}", probcut::summary(&pairs, max_depth));
+    Ok(())
 }
 
 fn run_train(

@@ -1,13 +1,15 @@
 //! The exact solver and the search: FFO #1-#19 scores and moves, random
 //! endgames against a plain minimax written here, the same scores under
-//! the 8 symmetries of the board, exact results on small boards, and
-//! searches stopped at any moment still returning legal moves.
+//! the 8 symmetries of the board, exact results on small boards,
+//! searches stopped at any moment still returning legal moves, and
+//! fixed-depth searches against a plain negamax on the evaluation.
 
 use proptest::prelude::*;
 use reversi::players::{Player, Strong};
 use reversi::rules::obf::Problem;
 use reversi::rules::{Bitboard, Board, Position, Square, SquareSet, WideBoard};
-use reversi::search::{Limits, Solver, StopToken, TranspositionTable};
+use reversi::search::pattern::PatternEval;
+use reversi::search::{Evaluator, Limits, Search, Solver, StopToken, TranspositionTable};
 use reversi::tools::solve::{read_problems, solve_one};
 use std::time::{Duration, Instant};
 
@@ -201,4 +203,61 @@ fn the_engine_finds_the_ffo_best_move_through_the_player() {
     let mut player = Strong::new(16);
     let mv = player.choose(&p.position, &Limits::movetime(Duration::from_secs(2)));
     assert_eq!(p.agrees(mv, 18), Some(true), "{mv}");
+}
+
+/// Plain negamax to `depth` plies on an evaluation, no pruning: the value
+/// the midgame search must find when nothing is cut by ProbCut.
+fn negamax_to<E: Evaluator<Bitboard>>(b: &Bitboard, depth: i32, eval: &E) -> i32 {
+    let moves = b.moves();
+    if moves.is_empty() {
+        let passed = b.pass();
+        if passed.moves().is_empty() {
+            return reversi::search::terminal_score(b);
+        }
+        return -negamax_to(&passed, depth, eval);
+    }
+    if depth <= 0 {
+        return eval.evaluate(b, moves);
+    }
+    moves
+        .iter()
+        .map(|sq| -negamax_to(&b.play(sq), depth - 1, eval))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn fixed_depth_searches_without_probcut_match_plain_negamax() {
+    let eval = PatternEval::builtin();
+    for seed in 1..13u64 {
+        let board: Bitboard = random_position(8, 44 - seed as u32, seed * 104_729).board_as();
+        for depth in 1..=4 {
+            let mut tt = TranspositionTable::new(1);
+            let limits = Limits::unlimited();
+            let mut search = Search::new(8, &mut tt, eval, &limits);
+            search.set_probcut(false);
+            assert_eq!(
+                search.value_at(&board, depth),
+                Some(negamax_to(&board, depth, eval)),
+                "seed {seed} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn probcut_margins_cover_every_depth_and_keep_parity() {
+    let eval = PatternEval::builtin();
+    assert_eq!(eval.probcut_error(2, 40), None, "too shallow to cut");
+    for depth in 3..=30 {
+        let shallow = reversi::search::probcut_depth(depth);
+        assert!(shallow >= 1 && shallow < depth && (depth - shallow) % 2 == 0);
+        for empties in 4..=60 {
+            let (_, sigma) = eval.probcut_error(depth, empties).unwrap();
+            assert!(sigma > 0, "depth {depth} empties {empties}");
+        }
+    }
+    // Beyond the measured depths, the deepest row of the same parity.
+    assert_eq!(eval.probcut_error(12, 35), eval.probcut_error(10, 35));
+    assert_eq!(eval.probcut_error(13, 35), eval.probcut_error(9, 35));
 }

@@ -17,6 +17,22 @@ pub const DISC: i32 = 100;
 pub trait Evaluator<B: Board>: Send {
     /// The value of `board` for the side to move, given its legal moves.
     fn evaluate(&self, board: &B, moves: B::Set) -> i32;
+
+    /// How a search of `depth` plies differs from one of
+    /// [`probcut_depth`]`(depth)` plies on positions with `empties` empty
+    /// squares: the mean and the standard deviation of deep minus shallow,
+    /// in score units. `None` where it has not been measured, which turns
+    /// ProbCut off.
+    fn probcut_error(&self, _depth: i32, _empties: u32) -> Option<(i32, i32)> {
+        None
+    }
+}
+
+/// The depth of the shallow search that predicts a search of `depth`
+/// plies in ProbCut: about a quarter of it, doubled, and of the same
+/// parity (Othello evaluations swing between odd and even depths).
+pub fn probcut_depth(depth: i32) -> i32 {
+    2 * (depth / 4) + (depth & 1)
 }
 
 /// One corner with the squares whose value depends on it being empty.

@@ -12,6 +12,6 @@ pub use alphabeta::{
     INFINITY, Iteration, Search, WIN, poll_interval, proven_discs, terminal_score,
 };
 pub use endgame::{Endgame, Solved, Solver, stable_discs, to_table};
-pub use eval::{DISC, Evaluator, Heuristic};
+pub use eval::{DISC, Evaluator, Heuristic, probcut_depth};
 pub use limits::{Limits, StopSignal, StopToken, safety};
 pub use tt::{Bound, Hit, TranspositionTable};

@@ -333,7 +333,60 @@ impl Evaluator<Bitboard> for PatternEval {
     fn evaluate(&self, board: &Bitboard, _moves: u64) -> i32 {
         self.raw(board.player, board.opponent) * DISC / SCALE
     }
+
+    fn probcut_error(&self, depth: i32, empties: u32) -> Option<(i32, i32)> {
+        if depth < 3 {
+            return None;
+        }
+        // Deeper than measured: the deepest row of the same parity.
+        let last = PROBCUT_ERROR.len() as i32 + 2;
+        let depth = if depth > last {
+            last - ((depth - last) & 1)
+        } else {
+            depth
+        };
+        Some(PROBCUT_ERROR[(depth - 3) as usize][probcut_band(empties)])
+    }
 }
+
+/// Bands of empty squares ProbCut's errors are measured in: 10 empties
+/// each from [`FIRST_BAND`] (fewer count in the first band, more in the
+/// last).
+pub const PROBCUT_BANDS: usize = 5;
+pub const FIRST_BAND: u32 = 10;
+
+/// The band of a position with `empties` empty squares.
+pub fn probcut_band(empties: u32) -> usize {
+    ((empties.max(FIRST_BAND) - FIRST_BAND) / 10).min(PROBCUT_BANDS as u32 - 1) as usize
+}
+
+/// For each depth from 3 and each band of empties: the mean and standard
+/// deviation (score units) of a search's score minus that of the shallow
+/// ProbCut search, measured with ProbCut off by `xz -dc
+/// games.txt.xz | tail -n 20000 | reversi probcut --games 400 --per-game 2
+/// --max-depth 10` (the WTHOR games of `../shared/data/wthor/`).
+const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 8] = [
+    [(322, 843), (-28, 443), (-15, 480), (-102, 467), (20, 402)],
+    [(-460, 747), (-83, 390), (-28, 454), (-64, 344), (-1, 371)],
+    [(599, 576), (-70, 389), (-60, 390), (20, 335), (-46, 379)],
+    [
+        (-1010, 1145),
+        (-119, 455),
+        (-73, 474),
+        (-68, 368),
+        (27, 317),
+    ],
+    [(971, 1374), (16, 444), (-77, 334), (15, 316), (-89, 302)],
+    [(-1000, 1545), (-171, 503), (20, 325), (-67, 264), (8, 255)],
+    [(781, 1718), (263, 602), (-26, 342), (12, 249), (-48, 248)],
+    [
+        (-1766, 1575),
+        (-394, 726),
+        (-47, 407),
+        (-5, 333),
+        (-21, 331),
+    ],
+];
 
 #[cfg(test)]
 mod tests {

@@ -4,5 +4,6 @@
 
 pub mod bench;
 pub mod file_move;
+pub mod probcut;
 pub mod solve;
 pub mod train;

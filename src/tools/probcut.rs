@@ -1,0 +1,123 @@
+//! `reversi probcut`: measures how well a shallow search predicts a deep
+//! one with the 8x8 pattern evaluation, the numbers behind ProbCut's
+//! margins (`PatternEval::probcut_error`).
+//!
+//! Positions are taken from game records at random plies; each is searched
+//! with ProbCut off, the table cleared before every search, to each depth
+//! `d` and to `probcut_depth(d)`; the error of the prediction (deep minus
+//! shallow, in discs) is summarised per depth and per band of empty
+//! squares.
+
+use crate::rules::{AnyBoard, Game, Move};
+use crate::search::pattern::{FIRST_BAND, PROBCUT_BANDS, PatternEval, probcut_band};
+use crate::search::{DISC, Limits, Search, TranspositionTable, probcut_depth};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+
+/// One measurement: a position's empties, the deep depth, and both scores
+/// (search units).
+#[derive(Clone, Copy, Debug)]
+pub struct Pair {
+    pub empties: u32,
+    pub depth: i32,
+    pub shallow: i32,
+    pub deep: i32,
+}
+
+/// Searches `per_game` random positions of each game (with more empties
+/// than the deepest search plus 14, where the engine still searches
+/// midgame) at every depth from 3 to `max_depth`; calls `progress` after
+/// each game.
+pub fn measure(
+    games: &[Vec<Move>],
+    max_depth: i32,
+    per_game: usize,
+    seed: u64,
+    progress: &dyn Fn(),
+) -> Vec<Pair> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut tt = TranspositionTable::new(16);
+    let limits = Limits::unlimited();
+    let eval = PatternEval::builtin();
+    let mut out = Vec::new();
+    for moves in games {
+        let mut positions = Vec::new();
+        let mut game = Game::new(8).expect("8x8");
+        for &mv in moves {
+            if game.play_next(mv).is_err() {
+                break;
+            }
+            let pos = *game.position();
+            let empties = pos.empties();
+            if (FIRST_BAND..=58).contains(&empties) && pos.has_moves(pos.to_move()) {
+                positions.push(pos);
+            }
+        }
+        for _ in 0..per_game.min(positions.len()) {
+            let pos = positions[rng.random_range(0..positions.len())];
+            let AnyBoard::Eight(board) = pos.board() else {
+                unreachable!("8x8 games")
+            };
+            let empties = pos.empties();
+            let mut value = |depth: i32| {
+                tt.clear();
+                let mut search = Search::new(8, &mut tt, eval, &limits);
+                search.set_probcut(false);
+                search.value_at(&board, depth).expect("no limit")
+            };
+            for depth in 3..=max_depth.min(empties as i32 - 2) {
+                let shallow = value(probcut_depth(depth));
+                let deep = value(depth);
+                out.push(Pair {
+                    empties,
+                    depth,
+                    shallow,
+                    deep,
+                });
+            }
+        }
+        progress();
+    }
+    out
+}
+
+/// Per depth and band: count, mean error and standard deviation (discs).
+pub fn summary(pairs: &[Pair], max_depth: i32) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "depth shallow | error mean/sd (discs) per band of empties, from {FIRST_BAND} by 10"
+    );
+    let mut table = Vec::new();
+    for depth in 3..=max_depth {
+        let _ = write!(out, "{depth:>5} {:>7} |", probcut_depth(depth));
+        let mut row = Vec::new();
+        for b in 0..PROBCUT_BANDS {
+            let errors: Vec<f64> = pairs
+                .iter()
+                .filter(|p| p.depth == depth && probcut_band(p.empties) == b)
+                .filter(|p| p.deep.abs() < DISC * 64 && p.shallow.abs() < DISC * 64)
+                .map(|p| (p.deep - p.shallow) as f64 / DISC as f64)
+                .collect();
+            let n = errors.len() as f64;
+            if n < 2.0 {
+                let _ = write!(out, " {:>16}", "-");
+                row.push((0, 0));
+                continue;
+            }
+            let mean = errors.iter().sum::<f64>() / n;
+            let sd = (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            let _ = write!(out, " {:>5} {:+5.2}/{:<5.2}", errors.len(), mean, sd);
+            let units = |x: f64| (x * DISC as f64).round() as i32;
+            row.push((units(mean), units(sd)));
+        }
+        let _ = writeln!(out);
+        table.push(row);
+    }
+    let _ = writeln!(out, "(mean, sd) table (score units), depth 3 on:");
+    for row in table {
+        let _ = writeln!(out, "    {row:?},");
+    }
+    out
+}
