@@ -106,6 +106,9 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     lists: Vec<Vec<(i32, usize)>>,
     nodes: u64,
     poll: u64,
+    /// Node count at which the clock is next looked at: a threshold, not
+    /// a multiple, because an exact solve adds its nodes in one step.
+    next_poll: u64,
     stopped: bool,
     all_exact: bool,
     /// Whether null-window nodes may be cut by ProbCut.
@@ -127,6 +130,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             lists: Vec::new(),
             nodes: 0,
             poll: poll_interval(n),
+            next_poll: 0,
             stopped: false,
             all_exact: false,
             probcut: true,
@@ -362,8 +366,11 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// (callers check `self.stopped`).
     fn negamax(&mut self, board: &B, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(self.poll) && self.limits.must_stop() {
-            self.stopped = true;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + self.poll;
+            if self.limits.must_stop() {
+                self.stopped = true;
+            }
         }
         if self.stopped {
             return 0;

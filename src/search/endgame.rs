@@ -402,6 +402,7 @@ pub struct Solver<'a> {
     tt: &'a mut TranspositionTable,
     limits: &'a Limits,
     nodes: u64,
+    next_poll: u64,
     stopped: bool,
 }
 
@@ -433,6 +434,7 @@ impl<'a> Solver<'a> {
             tt,
             limits,
             nodes: 0,
+            next_poll: POLL,
             stopped: false,
         }
     }
@@ -471,9 +473,14 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Looks at the clock once [`POLL`] nodes have passed since the last
+    /// look (a threshold: the last plies count several nodes at a time).
     fn poll(&mut self) {
-        if self.nodes.is_multiple_of(POLL) && self.limits.must_stop() {
-            self.stopped = true;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL;
+            if self.limits.must_stop() {
+                self.stopped = true;
+            }
         }
     }
 
