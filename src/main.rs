@@ -458,14 +458,22 @@ fn run_match(
     write_error.map_or(Ok(()), Err)
 }
 
-fn run_probcut(max_depth: i32, limit: usize, per_game: usize) -> Result<(), String> {
+/// The game records on stdin (at most `limit`), or an error if none.
+fn stdin_games(limit: Option<usize>) -> Result<Vec<Vec<Move>>, String> {
     let mut text = String::new();
     io::Read::read_to_string(&mut io::stdin(), &mut text).map_err(|e| e.to_string())?;
     let mut games = train::read_games(&text);
-    games.truncate(limit);
+    if let Some(l) = limit {
+        games.truncate(l);
+    }
     if games.is_empty() {
         return Err("no games on stdin".into());
     }
+    Ok(games)
+}
+
+fn run_probcut(max_depth: i32, limit: usize, per_game: usize) -> Result<(), String> {
+    let games = stdin_games(Some(limit))?;
     let bar = ProgressBar::new(games.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games measured, {elapsed} (eta {eta})")
             .expect("valid template"),
@@ -486,15 +494,7 @@ fn run_train(
     let mut per_game = match cached {
         Some(bytes) => train::load_samples(&bytes)?,
         None => {
-            let mut text = String::new();
-            io::Read::read_to_string(&mut io::stdin(), &mut text).map_err(|e| e.to_string())?;
-            let mut games = train::read_games(&text);
-            if let Some(l) = limit {
-                games.truncate(l);
-            }
-            if games.is_empty() {
-                return Err("no games on stdin".into());
-            }
+            let games = stdin_games(limit)?;
             let bar = ProgressBar::new(games.len() as u64).with_style(
                 ProgressStyle::with_template(
                     "{bar:40} {pos}/{len} games solved at the end, {elapsed} (eta {eta})",

@@ -24,7 +24,7 @@
 
 use super::endgame::{Endgame, SOLVER_JUMP};
 use super::eval::{DISC, Evaluator, probcut_depth};
-use super::limits::Limits;
+use super::limits::{ClockPoll, Limits};
 use super::tt::{Bound, TranspositionTable};
 use crate::rules::{Board, SquareSet};
 use std::time::{Duration, Instant};
@@ -105,10 +105,7 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// One reusable move list per ply.
     lists: Vec<Vec<(i32, usize)>>,
     nodes: u64,
-    poll: u64,
-    /// Node count at which the clock is next looked at: a threshold, not
-    /// a multiple, because an exact solve adds its nodes in one step.
-    next_poll: u64,
+    clock: ClockPoll,
     stopped: bool,
     all_exact: bool,
     /// Whether null-window nodes may be cut by ProbCut.
@@ -129,8 +126,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             reply_order_depth: if n == 8 { 2 } else { 3 },
             lists: Vec::new(),
             nodes: 0,
-            poll: poll_interval(n),
-            next_poll: 0,
+            clock: ClockPoll::new(poll_interval(n), 0),
             stopped: false,
             all_exact: false,
             probcut: true,
@@ -372,11 +368,8 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// (callers check `self.stopped`).
     fn negamax(&mut self, board: &B, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + self.poll;
-            if self.limits.must_stop() {
-                self.stopped = true;
-            }
+        if self.clock.due(self.nodes) && self.limits.must_stop() {
+            self.stopped = true;
         }
         if self.stopped {
             return 0;
@@ -484,7 +477,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        if alpha.abs() >= WIN / 2 || beta.abs() >= WIN / 2 {
+        if forced_finish(alpha) || forced_finish(beta) {
             return None;
         }
         let (mean, sigma) = self.eval.probcut_error(depth, empties as u32)?;
@@ -492,11 +485,11 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         let shallow = probcut_depth(depth);
         // The deep score is about the shallow one plus `mean`.
         let high = beta - mean + margin;
-        if high < WIN / 2 && self.negamax(board, shallow, high - 1, high, ply) >= high {
+        if !forced_finish(high) && self.negamax(board, shallow, high - 1, high, ply) >= high {
             return (!self.stopped).then_some(beta);
         }
         let low = alpha - mean - margin;
-        if low > -WIN / 2 && self.negamax(board, shallow, low, low + 1, ply) <= low {
+        if !forced_finish(low) && self.negamax(board, shallow, low, low + 1, ply) <= low {
             return (!self.stopped).then_some(alpha);
         }
         None

@@ -21,7 +21,7 @@
 
 use super::alphabeta::WIN;
 use super::eval::DISC;
-use super::limits::Limits;
+use super::limits::{ClockPoll, Limits};
 use super::pattern::{PatternEval, SCALE};
 use super::tt::{Bound, TranspositionTable};
 use crate::rules::{Bitboard, Board};
@@ -402,7 +402,7 @@ pub struct Solver<'a> {
     tt: &'a mut TranspositionTable,
     limits: &'a Limits,
     nodes: u64,
-    next_poll: u64,
+    clock: ClockPoll,
     stopped: bool,
 }
 
@@ -434,7 +434,7 @@ impl<'a> Solver<'a> {
             tt,
             limits,
             nodes: 0,
-            next_poll: POLL,
+            clock: ClockPoll::new(POLL, POLL),
             stopped: false,
         }
     }
@@ -473,14 +473,9 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Looks at the clock once [`POLL`] nodes have passed since the last
-    /// look (a threshold: the last plies count several nodes at a time).
     fn poll(&mut self) {
-        if self.nodes >= self.next_poll {
-            self.next_poll = self.nodes + POLL;
-            if self.limits.must_stop() {
-                self.stopped = true;
-            }
+        if self.clock.due(self.nodes) && self.limits.must_stop() {
+            self.stopped = true;
         }
     }
 

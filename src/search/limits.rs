@@ -133,6 +133,37 @@ impl Limits {
     }
 }
 
+/// When a search next looks at the clock: every `interval` nodes, on a
+/// threshold rather than on exact multiples, because node counts can jump
+/// (an exact solve adds its nodes in one step; the solver's last plies
+/// count several at a time) and a skipped multiple meant a skipped look.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClockPoll {
+    next: u64,
+    interval: u64,
+}
+
+impl ClockPoll {
+    /// Looks every `interval` nodes, the first time at node `first`.
+    pub(crate) fn new(interval: u64, first: u64) -> ClockPoll {
+        ClockPoll {
+            next: first,
+            interval,
+        }
+    }
+
+    /// Whether the count `nodes` has reached the next look (which then
+    /// moves on).
+    #[inline]
+    pub(crate) fn due(&mut self, nodes: u64) -> bool {
+        if nodes < self.next {
+            return false;
+        }
+        self.next = nodes + self.interval;
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -350,14 +350,15 @@ impl Evaluator<Bitboard> for PatternEval {
 }
 
 /// Bands of empty squares ProbCut's errors are measured in: 10 empties
-/// each from [`FIRST_BAND`] (fewer count in the first band, more in the
+/// each from [`PROBCUT_FIRST_BAND`] (fewer count in the first band, more in the
 /// last).
 pub const PROBCUT_BANDS: usize = 5;
-pub const FIRST_BAND: u32 = 10;
+pub const PROBCUT_FIRST_BAND: u32 = 10;
 
 /// The band of a position with `empties` empty squares.
 pub fn probcut_band(empties: u32) -> usize {
-    ((empties.max(FIRST_BAND) - FIRST_BAND) / 10).min(PROBCUT_BANDS as u32 - 1) as usize
+    ((empties.max(PROBCUT_FIRST_BAND) - PROBCUT_FIRST_BAND) / 10).min(PROBCUT_BANDS as u32 - 1)
+        as usize
 }
 
 /// For each depth from 3 and each band of empties: the mean and standard

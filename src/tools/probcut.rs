@@ -9,7 +9,7 @@
 //! squares.
 
 use crate::rules::{AnyBoard, Game, Move};
-use crate::search::pattern::{FIRST_BAND, PROBCUT_BANDS, PatternEval, probcut_band};
+use crate::search::pattern::{PROBCUT_BANDS, PROBCUT_FIRST_BAND, PatternEval, probcut_band};
 use crate::search::{DISC, Limits, Search, TranspositionTable, probcut_depth};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -25,10 +25,10 @@ pub struct Pair {
     pub deep: i32,
 }
 
-/// Searches `per_game` random positions of each game (with more empties
-/// than the deepest search plus 14, where the engine still searches
-/// midgame) at every depth from 3 to `max_depth`; calls `progress` after
-/// each game.
+/// Searches `per_game` random positions of each game (from
+/// [`PROBCUT_PROBCUT_FIRST_BAND`] to 58 empties, the side to move with a move) at
+/// every depth from 3 to `max_depth` (at most two short of the end);
+/// calls `progress` after each game.
 pub fn measure(
     games: &[Vec<Move>],
     max_depth: i32,
@@ -50,7 +50,7 @@ pub fn measure(
             }
             let pos = *game.position();
             let empties = pos.empties();
-            if (FIRST_BAND..=58).contains(&empties) && pos.has_moves(pos.to_move()) {
+            if (PROBCUT_FIRST_BAND..=58).contains(&empties) && pos.has_moves(pos.to_move()) {
                 positions.push(pos);
             }
         }
@@ -87,7 +87,7 @@ pub fn summary(pairs: &[Pair], max_depth: i32) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "depth shallow | error mean/sd (discs) per band of empties, from {FIRST_BAND} by 10"
+        "depth shallow | error mean/sd (discs) per band of empties, from {PROBCUT_FIRST_BAND} by 10"
     );
     let mut table = Vec::new();
     for depth in 3..=max_depth {
