@@ -396,6 +396,17 @@ fn move_cost(np: u64, no: u64, sq: usize) -> i32 {
     cost
 }
 
+/// The table key of the position after `player` plays `sq` flipping
+/// `flips`.
+#[inline]
+fn child_key(player: u64, opponent: u64, sq: usize, flips: u64) -> u64 {
+    Bitboard {
+        player: opponent ^ flips,
+        opponent: player | flips | (1u64 << sq),
+    }
+    .hash_key()
+}
+
 /// The exact solver with its counters; shares the search's table.
 pub struct Solver<'a> {
     eval: &'static PatternEval,
@@ -677,7 +688,8 @@ impl<'a> Solver<'a> {
             }
             return -self.deep(o, p, -beta, -alpha, empties);
         }
-        // Order: table move, then fewest opponent replies (corners double).
+        // The children, their table buckets requested at once so that the
+        // transposition cutoff and the searches below find them loaded.
         let mut list = [(0i32, 0u8, 0u64); 36];
         let mut n = 0;
         let mut m = moves;
@@ -685,15 +697,18 @@ impl<'a> Solver<'a> {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let flips = Bitboard::flips_for(p, o, sq);
-            let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
-            if empties >= ETC_EMPTIES {
-                // Enhanced transposition cutoff: a child already known to
-                // be bad enough for the opponent ends this node now.
-                let child = Bitboard {
-                    player: np,
-                    opponent: no,
-                };
-                if let Some(hit) = self.tt.probe(child.hash_key())
+            if empties > HASH_EMPTIES {
+                self.tt.prefetch(child_key(p, o, sq, flips));
+            }
+            list[n] = (0, sq as u8, flips);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        if empties >= ETC_EMPTIES {
+            // Enhanced transposition cutoff: a child already known to be
+            // bad enough for the opponent ends this node now.
+            for &(_, sq, flips) in list.iter() {
+                if let Some(hit) = self.tt.probe(child_key(p, o, sq as usize, flips))
                     && hit.depth >= empties as i32 - 1
                     && matches!(hit.bound, Bound::Exact | Bound::Upper)
                     && let Some(score) = from_table(hit.score)
@@ -702,51 +717,77 @@ impl<'a> Solver<'a> {
                     return -score;
                 }
             }
-            let mut cost = move_cost(np, no, sq);
-            // Far from the end, what the evaluation thinks of the
-            // opponent's position counts too; further still, what a small
-            // search on it thinks.
-            if empties >= SORT_SEARCH {
-                cost +=
-                    self.sort_search(np, no, SORT_DEPTH, -i32::MAX, i32::MAX) / EVAL_ORDER_DIVISOR;
-            } else if empties >= EVAL_ORDER {
-                cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
-            }
-            if Some(sq) == tt_move {
-                cost = i32::MIN;
-            }
-            list[n] = (cost, sq as u8, flips);
-            n += 1;
         }
-        let list = &mut list[..n];
-        list.sort_unstable_by_key(|&(cost, _, _)| cost);
 
         let alpha0 = alpha;
         let mut best = -65;
         let mut best_move = list[0].1 as usize;
-        for (i, &(_, sq, flips)) in list.iter().enumerate() {
-            let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
-            let child = empties - 1;
-            let score = if i == 0 {
-                -self.dispatch(np, no, -beta, -alpha, child)
-            } else {
-                let s = -self.dispatch(np, no, -alpha - 1, -alpha, child);
-                if s > alpha && s < beta {
-                    -self.dispatch(np, no, -beta, -alpha, child)
-                } else {
-                    s
-                }
-            };
+        // The table move first, searched before the others are ordered:
+        // when it cuts, their ordering is never needed.
+        let mut searched = 0;
+        if let Some(i) = list
+            .iter()
+            .position(|&(_, sq, _)| Some(sq as usize) == tt_move)
+        {
+            list.swap(0, i);
+            let (_, sq, flips) = list[0];
+            best = -self.dispatch(
+                o ^ flips,
+                p | flips | (1u64 << sq),
+                -beta,
+                -alpha,
+                empties - 1,
+            );
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                best_move = sq as usize;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+            best_move = sq as usize;
+            alpha = alpha.max(best);
+            searched = 1;
+        }
+        if alpha < beta {
+            // The others: fewest opponent replies first (corners double);
+            // far from the end, what the evaluation thinks of the
+            // opponent's position counts too; further still, what a small
+            // search on it thinks.
+            let rest = &mut list[searched..];
+            for entry in rest.iter_mut() {
+                let (_, sq, flips) = *entry;
+                let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+                let mut cost = move_cost(np, no, sq as usize);
+                if empties >= SORT_SEARCH {
+                    cost += self.sort_search(np, no, SORT_DEPTH, -i32::MAX, i32::MAX)
+                        / EVAL_ORDER_DIVISOR;
+                } else if empties >= EVAL_ORDER {
+                    cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
+                }
+                entry.0 = cost;
+            }
+            rest.sort_unstable_by_key(|&(cost, _, _)| cost);
+            for (i, &(_, sq, flips)) in rest.iter().enumerate() {
+                let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+                let child = empties - 1;
+                let score = if i + searched == 0 {
+                    -self.dispatch(np, no, -beta, -alpha, child)
+                } else {
+                    let s = -self.dispatch(np, no, -alpha - 1, -alpha, child);
+                    if s > alpha && s < beta {
+                        -self.dispatch(np, no, -beta, -alpha, child)
+                    } else {
+                        s
+                    }
+                };
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = sq as usize;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
