@@ -34,6 +34,8 @@ pub const SOLVER_JUMP: u32 = 14;
 
 /// Empties at or below which the solver uses the plain parity search.
 pub const SHALLOW: u32 = 6;
+// The shallow search's square list holds 8 squares.
+const _: () = assert!(SHALLOW <= 8);
 /// Empties from which children are looked up in the table before any is
 /// searched (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
@@ -396,6 +398,42 @@ fn move_cost(np: u64, no: u64, sq: usize) -> i32 {
     cost
 }
 
+/// The empty squares of the shallow search, in the order it tries them:
+/// one byte each in a `u64`, so that a child's list (one square removed)
+/// is two masks and a shift, not a copy.
+#[derive(Clone, Copy, Default)]
+struct Squares {
+    packed: u64,
+    len: usize,
+}
+
+impl Squares {
+    #[inline]
+    fn push(&mut self, sq: u8) {
+        self.packed |= (sq as u64) << (8 * self.len);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> usize {
+        (self.packed >> (8 * i)) as u8 as usize
+    }
+
+    /// The list without its `i`-th square, the others in the same order.
+    #[inline]
+    fn without(&self, i: usize) -> Squares {
+        let below = (1u64 << (8 * i)) - 1;
+        Squares {
+            packed: (self.packed & below) | ((self.packed >> 8) & !below),
+            len: self.len - 1,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len).map(|i| self.get(i) as u8)
+    }
+}
+
 /// The table key of the position after `player` plays `sq` flipping
 /// `flips`.
 #[inline]
@@ -494,20 +532,18 @@ impl<'a> Solver<'a> {
     /// [`PRIORITY`] order, and the parity of each quadrant.
     fn shallow_entry(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empty = !(p | o);
-        let mut squares = [0u8; SHALLOW as usize];
-        let mut n = 0;
+        let mut squares = Squares::default();
         for class in PRIORITY {
             let mut m = empty & class;
             while m != 0 {
-                squares[n] = m.trailing_zeros() as u8;
+                squares.push(m.trailing_zeros() as u8);
                 m &= m - 1;
-                n += 1;
             }
         }
-        let parity = squares[..n]
+        let parity = squares
             .iter()
-            .fold(0u8, |acc, &sq| acc ^ QUADRANT_BIT[sq as usize]);
-        self.shallow(p, o, alpha, beta, &squares[..n], parity)
+            .fold(0u8, |acc, sq| acc ^ QUADRANT_BIT[sq as usize]);
+        self.shallow(p, o, alpha, beta, squares, parity)
     }
 
     /// Few empties: no table, no move generation; the empty squares in
@@ -519,11 +555,12 @@ impl<'a> Solver<'a> {
         o: u64,
         mut alpha: i32,
         beta: i32,
-        squares: &[u8],
+        squares: Squares,
         parity: u8,
     ) -> i32 {
-        if let &[x1, x2] = squares {
-            return self.solve_two(p, o, alpha, beta, x1 as usize, x2 as usize);
+        if squares.len == 2 {
+            let (x1, x2) = (squares.get(0), squares.get(1));
+            return self.solve_two(p, o, alpha, beta, x1, x2);
         }
         self.nodes += 1;
         self.poll();
@@ -532,8 +569,8 @@ impl<'a> Solver<'a> {
         }
         let mut best = -65;
         for odd in [true, false] {
-            for (i, &sq) in squares.iter().enumerate() {
-                let sq = sq as usize;
+            for i in 0..squares.len {
+                let sq = squares.get(i);
                 if (parity & QUADRANT_BIT[sq] != 0) != odd || NEIGHBOURS[sq] & o == 0 {
                     continue;
                 }
@@ -542,10 +579,7 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
-                let mut rest = [0u8; SHALLOW as usize];
-                rest[..i].copy_from_slice(&squares[..i]);
-                rest[i..squares.len() - 1].copy_from_slice(&squares[i + 1..]);
-                let rest = &rest[..squares.len() - 1];
+                let rest = squares.without(i);
                 let score = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
                 if score > best {
                     best = score;
