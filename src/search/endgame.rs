@@ -931,6 +931,29 @@ mod tests {
     }
 
     #[test]
+    fn a_square_list_without_one_square_keeps_the_others_in_order() {
+        let all = [63u8, 0, 7, 56, 27, 36, 9, 54];
+        for len in 1..=all.len() {
+            let mut list = Squares::default();
+            for &sq in &all[..len] {
+                list.push(sq);
+            }
+            assert_eq!(list.iter().collect::<Vec<_>>(), all[..len]);
+            for i in 0..len {
+                let mut want = all[..len].to_vec();
+                want.remove(i);
+                let rest = list.without(i);
+                assert_eq!(rest.len, len - 1);
+                assert_eq!(
+                    rest.iter().collect::<Vec<_>>(),
+                    want,
+                    "len {len}, without {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn one_empty_square_scores() {
         // Player has everything but h8 and one opponent disc at g8: h8 flips it.
         let empty = 1u64 << 63;
