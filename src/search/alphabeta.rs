@@ -418,34 +418,51 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             return cut;
         }
 
-        self.order_moves(board, moves, tt_move, ply, depth);
         let alpha0 = alpha;
         let mut best = -INFINITY;
-        let mut best_move = self.lists[ply][0].1;
-        for i in 0..self.lists[ply].len() {
-            // Deeper plies use their own lists, so this one stays intact.
-            let sq = self.lists[ply][i].1;
-            let child = board.play(sq);
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    s
-                }
-            };
+        let mut best_move = 0;
+        // The table move first, before the others are ordered (which plays
+        // each of them): when it cuts, their order is never needed.
+        if let Some(sq) = tt_move {
+            best = -self.negamax(&board.play(sq), depth - 1, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                best_move = sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+            best_move = sq;
+            alpha = alpha.max(best);
+        }
+        if alpha < beta {
+            self.order_moves(board, moves, tt_move, ply, depth);
+            if tt_move.is_none() {
+                best_move = self.lists[ply][0].1;
+            }
+            // Deeper plies use their own lists, so this one stays intact;
+            // the table move, if any, is its first entry, searched above.
+            let first = usize::from(tt_move.is_some());
+            for i in first..self.lists[ply].len() {
+                let sq = self.lists[ply][i].1;
+                let child = board.play(sq);
+                let score = if i == 0 {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    if s > alpha && s < beta {
+                        -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                    } else {
+                        s
+                    }
+                };
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = sq;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
