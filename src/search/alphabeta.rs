@@ -421,48 +421,43 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = 0;
-        // The table move first, before the others are ordered (which plays
-        // each of them): when it cuts, their order is never needed.
-        if let Some(sq) = tt_move {
-            best = -self.negamax(&board.play(sq), depth - 1, -beta, -alpha, ply + 1);
+        // The table move first, and the others ordered (which plays each of
+        // them) only once it has failed to cut: when it cuts, their order
+        // is never needed. The ordered list starts with the table move too.
+        let unordered = usize::from(tt_move.is_some());
+        for i in 0.. {
+            if i == unordered {
+                self.order_moves(board, moves, tt_move, ply, depth);
+            }
+            // Deeper plies use their own lists, so this one stays intact.
+            let sq = match tt_move {
+                Some(sq) if i == 0 => sq,
+                _ => match self.lists[ply].get(i) {
+                    Some(&(_, sq)) => sq,
+                    None => break,
+                },
+            };
+            let child = board.play(sq);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
             if self.stopped {
                 return 0;
             }
-            best_move = sq;
-            alpha = alpha.max(best);
-        }
-        if alpha < beta {
-            self.order_moves(board, moves, tt_move, ply, depth);
-            if tt_move.is_none() {
-                best_move = self.lists[ply][0].1;
-            }
-            // Deeper plies use their own lists, so this one stays intact;
-            // the table move, if any, is its first entry, searched above.
-            let first = usize::from(tt_move.is_some());
-            for i in first..self.lists[ply].len() {
-                let sq = self.lists[ply][i].1;
-                let child = board.play(sq);
-                let score = if i == 0 {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                    if s > alpha && s < beta {
-                        -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-                    } else {
-                        s
-                    }
-                };
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    best_move = sq;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            break;
-                        }
+            if score > best {
+                best = score;
+                best_move = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
                     }
                 }
             }

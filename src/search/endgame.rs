@@ -434,15 +434,19 @@ impl Squares {
     }
 }
 
+/// The position after `player` plays `sq` flipping `flips`, as (side to
+/// move, other side).
+#[inline]
+fn after(player: u64, opponent: u64, sq: usize, flips: u64) -> (u64, u64) {
+    (opponent ^ flips, player | flips | (1u64 << sq))
+}
+
 /// The table key of the position after `player` plays `sq` flipping
 /// `flips`.
 #[inline]
 fn child_key(player: u64, opponent: u64, sq: usize, flips: u64) -> u64 {
-    Bitboard {
-        player: opponent ^ flips,
-        opponent: player | flips | (1u64 << sq),
-    }
-    .hash_key()
+    let (player, opponent) = after(player, opponent, sq, flips);
+    Bitboard { player, opponent }.hash_key()
 }
 
 /// The exact solver with its counters; shares the search's table.
@@ -578,7 +582,7 @@ impl<'a> Solver<'a> {
                 if flips == 0 {
                     continue;
                 }
-                let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
+                let (np, no) = after(p, o, sq, flips);
                 let rest = squares.without(i);
                 let score = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
                 if score > best {
@@ -614,7 +618,8 @@ impl<'a> Solver<'a> {
             let flips = Bitboard::flips_for(p, o, x1);
             if flips != 0 {
                 self.nodes += 1;
-                best = -solve_one(o ^ flips, p | flips | (1u64 << x1), x2);
+                let (np, no) = after(p, o, x1, flips);
+                best = -solve_one(np, no, x2);
                 if best >= beta {
                     return best;
                 }
@@ -624,7 +629,8 @@ impl<'a> Solver<'a> {
             let flips = Bitboard::flips_for(p, o, x2);
             if flips != 0 {
                 self.nodes += 1;
-                return best.max(-solve_one(o ^ flips, p | flips | (1u64 << x2), x1));
+                let (np, no) = after(p, o, x2, flips);
+                return best.max(-solve_one(np, no, x1));
             }
         }
         if best > -65 {
@@ -656,13 +662,8 @@ impl<'a> Solver<'a> {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let flips = Bitboard::flips_for(p, o, sq);
-            let score = -self.sort_search(
-                o ^ flips,
-                p | flips | (1u64 << sq),
-                depth - 1,
-                -beta,
-                -alpha,
-            );
+            let (np, no) = after(p, o, sq, flips);
+            let score = -self.sort_search(np, no, depth - 1, -beta, -alpha);
             if score > best {
                 best = score;
                 if score > alpha {
@@ -674,6 +675,26 @@ impl<'a> Solver<'a> {
             }
         }
         best
+    }
+
+    /// Sorts `moves` (square, flips; the cost is filled in here) best
+    /// first: fewest opponent replies first (corners double); far from
+    /// the end, what the evaluation thinks of the opponent's position
+    /// counts too; further still, what a small search on it thinks.
+    fn order(&mut self, p: u64, o: u64, empties: u32, moves: &mut [(i32, u8, u64)]) {
+        for entry in moves.iter_mut() {
+            let (_, sq, flips) = *entry;
+            let (np, no) = after(p, o, sq as usize, flips);
+            let mut cost = move_cost(np, no, sq as usize);
+            if empties >= SORT_SEARCH {
+                cost +=
+                    self.sort_search(np, no, SORT_DEPTH, -i32::MAX, i32::MAX) / EVAL_ORDER_DIVISOR;
+            } else if empties >= EVAL_ORDER {
+                cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
+            }
+            entry.0 = cost;
+        }
+        moves.sort_unstable_by_key(|&(cost, _, _)| cost);
     }
 
     /// Many empties: table, fastest-first ordering, stability cutoff, PVS.
@@ -753,75 +774,48 @@ impl<'a> Solver<'a> {
             }
         }
 
-        let alpha0 = alpha;
-        let mut best = -65;
-        let mut best_move = list[0].1 as usize;
-        // The table move first, searched before the others are ordered:
-        // when it cuts, their ordering is never needed.
-        let mut searched = 0;
-        if let Some(i) = list
+        // The table move first, and the others ordered only once it has
+        // failed to cut: when it cuts, their ordering is never needed.
+        let unordered = match list
             .iter()
             .position(|&(_, sq, _)| Some(sq as usize) == tt_move)
         {
-            list.swap(0, i);
-            let (_, sq, flips) = list[0];
-            best = -self.dispatch(
-                o ^ flips,
-                p | flips | (1u64 << sq),
-                -beta,
-                -alpha,
-                empties - 1,
-            );
+            Some(i) => {
+                list.swap(0, i);
+                1
+            }
+            None => 0,
+        };
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_move = list[0].1 as usize;
+        for i in 0..list.len() {
+            if i == unordered {
+                self.order(p, o, empties, &mut list[i..]);
+            }
+            let (_, sq, flips) = list[i];
+            let (np, no) = after(p, o, sq as usize, flips);
+            let child = empties - 1;
+            let score = if i == 0 {
+                -self.dispatch(np, no, -beta, -alpha, child)
+            } else {
+                let s = -self.dispatch(np, no, -alpha - 1, -alpha, child);
+                if s > alpha && s < beta {
+                    -self.dispatch(np, no, -beta, -alpha, child)
+                } else {
+                    s
+                }
+            };
             if self.stopped {
                 return 0;
             }
-            best_move = sq as usize;
-            alpha = alpha.max(best);
-            searched = 1;
-        }
-        if alpha < beta {
-            // The others: fewest opponent replies first (corners double);
-            // far from the end, what the evaluation thinks of the
-            // opponent's position counts too; further still, what a small
-            // search on it thinks.
-            let rest = &mut list[searched..];
-            for entry in rest.iter_mut() {
-                let (_, sq, flips) = *entry;
-                let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
-                let mut cost = move_cost(np, no, sq as usize);
-                if empties >= SORT_SEARCH {
-                    cost += self.sort_search(np, no, SORT_DEPTH, -i32::MAX, i32::MAX)
-                        / EVAL_ORDER_DIVISOR;
-                } else if empties >= EVAL_ORDER {
-                    cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
-                }
-                entry.0 = cost;
-            }
-            rest.sort_unstable_by_key(|&(cost, _, _)| cost);
-            for (i, &(_, sq, flips)) in rest.iter().enumerate() {
-                let (np, no) = (o ^ flips, p | flips | (1u64 << sq));
-                let child = empties - 1;
-                let score = if i + searched == 0 {
-                    -self.dispatch(np, no, -beta, -alpha, child)
-                } else {
-                    let s = -self.dispatch(np, no, -alpha - 1, -alpha, child);
-                    if s > alpha && s < beta {
-                        -self.dispatch(np, no, -beta, -alpha, child)
-                    } else {
-                        s
-                    }
-                };
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    best_move = sq as usize;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            break;
-                        }
+            if score > best {
+                best = score;
+                best_move = sq as usize;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
                     }
                 }
             }

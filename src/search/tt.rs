@@ -106,6 +106,11 @@ impl TranspositionTable {
         &self.memory[self.start..]
     }
 
+    #[inline]
+    fn slots_mut(&mut self) -> &mut [Entry] {
+        &mut self.memory[self.start..]
+    }
+
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
         std::mem::size_of_val(self.slots())
@@ -113,7 +118,7 @@ impl TranspositionTable {
 
     /// Forgets everything (a new game or a new board size).
     pub fn clear(&mut self) {
-        self.memory.fill(Entry::default());
+        self.slots_mut().fill(Entry::default());
         self.generation = 0;
     }
 
@@ -166,8 +171,7 @@ impl TranspositionTable {
     pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, mv: Option<usize>) {
         let b = self.bucket(key);
         let generation = self.generation;
-        let start = self.start + b;
-        let bucket = &mut self.memory[start..start + BUCKET];
+        let bucket = &mut self.slots_mut()[b..b + BUCKET];
         let victim = match bucket
             .iter()
             .position(|e| e.key == key && e.bound().is_some())
