@@ -252,8 +252,12 @@ fn a_stop_before_a_genmove_does_not_cut_it_short() {
     d.ask("set movetime 400");
     let start = Instant::now();
     assert!(d.ask("genmove black").starts_with("= "));
-    // It used its time (soft limit: at least half of it).
-    assert!(start.elapsed() >= Duration::from_millis(150));
+    // A search the stale stop cut short answers at once. A real one runs
+    // to the soft limit, or stops sooner only once an iteration has taken
+    // long enough to predict that the next would pass 400 ms: growth per
+    // ply is capped at 6, so that takes about 67 ms at least. (It did
+    // stop before 150 ms on a loaded CI machine.)
+    assert!(start.elapsed() >= Duration::from_millis(50));
 }
 
 #[test]
