@@ -183,6 +183,10 @@ enum Command {
         /// Positions taken from each game.
         #[arg(long, default_value_t = 2)]
         per_game: usize,
+        /// Measure shallow searches against exact endgame scores instead
+        /// (positions with 12 to 23 empties; `--max-depth` is ignored).
+        #[arg(long)]
+        endgame: bool,
     },
     /// Searches a fixed set of positions to fixed depths (table cleared):
     /// the total node count changes only when the search does.
@@ -264,7 +268,8 @@ fn main() -> ExitCode {
             max_depth,
             games,
             per_game,
-        }) => run_probcut(max_depth, games, per_game),
+            endgame,
+        }) => run_probcut(max_depth, games, per_game, endgame),
         Some(Command::Bench) => {
             let results = bench::run(|r| println!("{}", bench::row(r)));
             println!("{}", bench::total(&results));
@@ -472,12 +477,18 @@ fn stdin_games(limit: Option<usize>) -> Result<Vec<Vec<Move>>, String> {
     Ok(games)
 }
 
-fn run_probcut(max_depth: i32, limit: usize, per_game: usize) -> Result<(), String> {
+fn run_probcut(max_depth: i32, limit: usize, per_game: usize, endgame: bool) -> Result<(), String> {
     let games = stdin_games(Some(limit))?;
     let bar = ProgressBar::new(games.len() as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games measured, {elapsed} (eta {eta})")
             .expect("valid template"),
     );
+    if endgame {
+        let pairs = probcut::measure_endgame(&games, per_game, 1, &|| bar.inc(1));
+        bar.finish_and_clear();
+        print!("{}", probcut::endgame_summary(&pairs));
+        return Ok(());
+    }
     let pairs = probcut::measure(&games, max_depth, per_game, 1, &|| bar.inc(1));
     bar.finish_and_clear();
     print!("{}", probcut::summary(&pairs, max_depth));

@@ -10,7 +10,7 @@
 
 use crate::rules::{AnyBoard, Game, Move};
 use crate::search::pattern::{PROBCUT_BANDS, PROBCUT_FIRST_BAND, PatternEval, probcut_band};
-use crate::search::{DISC, Limits, Search, TranspositionTable, probcut_depth};
+use crate::search::{DISC, Limits, Search, Solver, TranspositionTable, probcut_depth};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -120,4 +120,142 @@ pub fn summary(pairs: &[Pair], max_depth: i32) -> String {
         let _ = writeln!(out, "    {row:?},");
     }
     out
+}
+
+/// Bands of empty squares for the endgame measurement: 4 empties each from
+/// [`ENDGAME_FIRST`].
+pub const ENDGAME_FIRST: u32 = 12;
+pub const ENDGAME_BANDS: usize = 3;
+/// Deepest shallow search measured against the exact score.
+pub const ENDGAME_MAX_DEPTH: i32 = 8;
+
+/// One endgame measurement: a position's empties, its exact score
+/// (discs) and the shallow searches' scores at depths 0 to
+/// [`ENDGAME_MAX_DEPTH`] (score units).
+#[derive(Clone, Debug)]
+pub struct EndgamePair {
+    pub empties: u32,
+    pub exact: i32,
+    pub shallow: Vec<i32>,
+}
+
+/// Like [`measure`], but the deep score is the exact one: positions with
+/// [`ENDGAME_FIRST`] to `ENDGAME_FIRST + 4 * ENDGAME_BANDS - 1` empties are
+/// solved and searched to each shallow depth, for the selective endgame
+/// search's margins.
+pub fn measure_endgame(
+    games: &[Vec<Move>],
+    per_game: usize,
+    seed: u64,
+    progress: &dyn Fn(),
+) -> Vec<EndgamePair> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut tt = TranspositionTable::new(16);
+    let limits = Limits::unlimited();
+    let eval = PatternEval::builtin();
+    let last = ENDGAME_FIRST + 4 * ENDGAME_BANDS as u32 - 1;
+    let mut out = Vec::new();
+    for moves in games {
+        let mut positions = Vec::new();
+        let mut game = Game::new(8).expect("8x8");
+        for &mv in moves {
+            if game.play_next(mv).is_err() {
+                break;
+            }
+            let pos = *game.position();
+            if (ENDGAME_FIRST..=last).contains(&pos.empties()) && pos.has_moves(pos.to_move()) {
+                positions.push(pos);
+            }
+        }
+        for _ in 0..per_game.min(positions.len()) {
+            let pos = positions[rng.random_range(0..positions.len())];
+            let AnyBoard::Eight(board) = pos.board() else {
+                unreachable!("8x8 games")
+            };
+            tt.clear();
+            let exact = Solver::new(&mut tt, &limits).solve(&board, -65, 65);
+            let shallow = (0..=ENDGAME_MAX_DEPTH)
+                .map(|depth| {
+                    tt.clear();
+                    let mut search = Search::new(8, &mut tt, eval, &limits);
+                    search.set_probcut(false);
+                    search.value_at(&board, depth).expect("no limit")
+                })
+                .collect();
+            out.push(EndgamePair {
+                empties: pos.empties(),
+                exact,
+                shallow,
+            });
+        }
+        progress();
+    }
+    out
+}
+
+/// Per shallow depth and band of empties: count, mean error and standard
+/// deviation (discs) of the exact score minus the shallow one. This is
+/// how far the evaluation is from the truth where the solver orders its
+/// moves by it, and the margin a selective endgame search would need.
+pub fn endgame_summary(pairs: &[EndgamePair]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "shallow | exact minus shallow, mean/sd (discs) per band of empties, from {ENDGAME_FIRST} by 4"
+    );
+    for depth in 0..=ENDGAME_MAX_DEPTH {
+        let _ = write!(out, "{depth:>7} |");
+        for b in 0..ENDGAME_BANDS as u32 {
+            let band = ENDGAME_FIRST + 4 * b..ENDGAME_FIRST + 4 * (b + 1);
+            let errors: Vec<f64> = pairs
+                .iter()
+                .filter(|p| band.contains(&p.empties))
+                .map(|p| (p.shallow[depth as usize], p.exact))
+                .filter(|&(s, _)| s.abs() < DISC * 64)
+                .map(|(s, e)| e as f64 - s as f64 / DISC as f64)
+                .collect();
+            let n = errors.len() as f64;
+            if n < 2.0 {
+                let _ = write!(out, " {:>16}", "-");
+                continue;
+            }
+            let mean = errors.iter().sum::<f64>() / n;
+            let sd = (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            let _ = write!(out, " {:>5} {:+5.2}/{:<5.2}", errors.len(), mean, sd);
+        }
+        let _ = writeln!(out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endgame_errors_are_exact_minus_shallow_per_band() {
+        let pair = |empties, exact, shallow: i32| EndgamePair {
+            empties,
+            exact,
+            shallow: vec![shallow * DISC; ENDGAME_MAX_DEPTH as usize + 1],
+        };
+        // Band 12-15: errors +2 and +4 (mean +3, sd 1.41); band 16-19:
+        // one position only; a finished-game score is left out.
+        let pairs = [
+            pair(12, 10, 8),
+            pair(15, -2, -6),
+            pair(17, 0, 5),
+            pair(13, 64, 1_000_000),
+        ];
+        let text = endgame_summary(&pairs);
+        let first = text.lines().nth(1).unwrap();
+        assert!(first.starts_with("      0 |"), "{text}");
+        assert!(first.contains("    2 +3.00/1.41"), "{text}");
+        assert_eq!(
+            first.split_whitespace().filter(|w| *w == "-").count(),
+            2,
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), ENDGAME_MAX_DEPTH as usize + 2);
+    }
 }
