@@ -65,7 +65,7 @@ const SORT_DEPTH: u32 = 2;
 /// and then only from an alpha of [`shallow_stability_alpha`]: without
 /// that floor the test cost as much as it saved (nodes -9% to -33%, FFO
 /// #53 5% slower); with it, FFO #45, #48 and #49 take 29% fewer nodes
-/// and 20% less time.
+/// and 10-20% less time.
 const STABILITY_SHALLOW: usize = 4;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 

@@ -8,12 +8,13 @@
 //! shallow, in discs) is summarised per depth and per band of empty
 //! squares.
 
-use crate::rules::{AnyBoard, Game, Move};
+use crate::rules::{AnyBoard, Bitboard, Game, Move};
 use crate::search::pattern::{PROBCUT_BANDS, PROBCUT_FIRST_BAND, PatternEval, probcut_band};
 use crate::search::{DISC, Limits, Search, Solver, TranspositionTable, probcut_depth};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
+use std::ops::RangeInclusive;
 
 /// One measurement: a position's empties, the deep depth, and both scores
 /// (search units).
@@ -25,8 +26,54 @@ pub struct Pair {
     pub deep: i32,
 }
 
+/// Calls `visit` (empties, board) on `per_game` positions drawn at random
+/// (with replacement) from each game's positions whose number of empties
+/// lies in `empties` and whose side to move has a move; calls `progress`
+/// after each game.
+fn sample_positions(
+    games: &[Vec<Move>],
+    empties: RangeInclusive<u32>,
+    per_game: usize,
+    seed: u64,
+    progress: &dyn Fn(),
+    mut visit: impl FnMut(u32, &Bitboard),
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for moves in games {
+        let mut positions = Vec::new();
+        let mut game = Game::new(8).expect("8x8");
+        for &mv in moves {
+            if game.play_next(mv).is_err() {
+                break;
+            }
+            let pos = *game.position();
+            if empties.contains(&pos.empties()) && pos.has_moves(pos.to_move()) {
+                positions.push(pos);
+            }
+        }
+        for _ in 0..per_game.min(positions.len()) {
+            let pos = positions[rng.random_range(0..positions.len())];
+            let AnyBoard::Eight(board) = pos.board() else {
+                unreachable!("8x8 games")
+            };
+            visit(pos.empties(), &board);
+        }
+        progress();
+    }
+}
+
+/// The value of `board` searched to `depth` with ProbCut off and a cleared
+/// table, so that no measurement leans on another.
+fn searched_value(tt: &mut TranspositionTable, board: &Bitboard, depth: i32) -> i32 {
+    tt.clear();
+    let limits = Limits::unlimited();
+    let mut search = Search::new(8, tt, PatternEval::builtin(), &limits);
+    search.set_probcut(false);
+    search.value_at(board, depth).expect("no limit")
+}
+
 /// Searches `per_game` random positions of each game (from
-/// [`PROBCUT_PROBCUT_FIRST_BAND`] to 58 empties, the side to move with a move) at
+/// [`PROBCUT_FIRST_BAND`] to 58 empties, the side to move with a move) at
 /// every depth from 3 to `max_depth` (at most two short of the end);
 /// calls `progress` after each game.
 pub fn measure(
@@ -36,50 +83,35 @@ pub fn measure(
     seed: u64,
     progress: &dyn Fn(),
 ) -> Vec<Pair> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut tt = TranspositionTable::new(16);
-    let limits = Limits::unlimited();
-    let eval = PatternEval::builtin();
     let mut out = Vec::new();
-    for moves in games {
-        let mut positions = Vec::new();
-        let mut game = Game::new(8).expect("8x8");
-        for &mv in moves {
-            if game.play_next(mv).is_err() {
-                break;
-            }
-            let pos = *game.position();
-            let empties = pos.empties();
-            if (PROBCUT_FIRST_BAND..=58).contains(&empties) && pos.has_moves(pos.to_move()) {
-                positions.push(pos);
-            }
+    let range = PROBCUT_FIRST_BAND..=58;
+    sample_positions(games, range, per_game, seed, progress, |empties, board| {
+        for depth in 3..=max_depth.min(empties as i32 - 2) {
+            out.push(Pair {
+                empties,
+                depth,
+                shallow: searched_value(&mut tt, board, probcut_depth(depth)),
+                deep: searched_value(&mut tt, board, depth),
+            });
         }
-        for _ in 0..per_game.min(positions.len()) {
-            let pos = positions[rng.random_range(0..positions.len())];
-            let AnyBoard::Eight(board) = pos.board() else {
-                unreachable!("8x8 games")
-            };
-            let empties = pos.empties();
-            let mut value = |depth: i32| {
-                tt.clear();
-                let mut search = Search::new(8, &mut tt, eval, &limits);
-                search.set_probcut(false);
-                search.value_at(&board, depth).expect("no limit")
-            };
-            for depth in 3..=max_depth.min(empties as i32 - 2) {
-                let shallow = value(probcut_depth(depth));
-                let deep = value(depth);
-                out.push(Pair {
-                    empties,
-                    depth,
-                    shallow,
-                    deep,
-                });
-            }
-        }
-        progress();
-    }
+    });
     out
+}
+
+/// Writes the count, mean and standard deviation of `errors` as a summary
+/// table's cell (`-` for fewer than two) and returns the mean and the
+/// standard deviation.
+fn mean_sd(out: &mut String, errors: &[f64]) -> Option<(f64, f64)> {
+    let n = errors.len() as f64;
+    if n < 2.0 {
+        let _ = write!(out, " {:>16}", "-");
+        return None;
+    }
+    let mean = errors.iter().sum::<f64>() / n;
+    let sd = (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let _ = write!(out, " {:>5} {:+5.2}/{:<5.2}", errors.len(), mean, sd);
+    Some((mean, sd))
 }
 
 /// Per depth and band: count, mean error and standard deviation (discs).
@@ -100,17 +132,11 @@ pub fn summary(pairs: &[Pair], max_depth: i32) -> String {
                 .filter(|p| p.deep.abs() < DISC * 64 && p.shallow.abs() < DISC * 64)
                 .map(|p| (p.deep - p.shallow) as f64 / DISC as f64)
                 .collect();
-            let n = errors.len() as f64;
-            if n < 2.0 {
-                let _ = write!(out, " {:>16}", "-");
-                row.push((0, 0));
-                continue;
-            }
-            let mean = errors.iter().sum::<f64>() / n;
-            let sd = (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-            let _ = write!(out, " {:>5} {:+5.2}/{:<5.2}", errors.len(), mean, sd);
             let units = |x: f64| (x * DISC as f64).round() as i32;
-            row.push((units(mean), units(sd)));
+            row.push(match mean_sd(&mut out, &errors) {
+                Some((mean, sd)) => (units(mean), units(sd)),
+                None => (0, 0),
+            });
         }
         let _ = writeln!(out);
         table.push(row);
@@ -141,55 +167,30 @@ pub struct EndgamePair {
 
 /// Like [`measure`], but the deep score is the exact one: positions with
 /// [`ENDGAME_FIRST`] to `ENDGAME_FIRST + 4 * ENDGAME_BANDS - 1` empties are
-/// solved and searched to each shallow depth, for the selective endgame
-/// search's margins.
+/// solved and searched to each shallow depth: how far the evaluation is
+/// from the truth where the solver orders by it.
 pub fn measure_endgame(
     games: &[Vec<Move>],
     per_game: usize,
     seed: u64,
     progress: &dyn Fn(),
 ) -> Vec<EndgamePair> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut tt = TranspositionTable::new(16);
     let limits = Limits::unlimited();
-    let eval = PatternEval::builtin();
-    let last = ENDGAME_FIRST + 4 * ENDGAME_BANDS as u32 - 1;
     let mut out = Vec::new();
-    for moves in games {
-        let mut positions = Vec::new();
-        let mut game = Game::new(8).expect("8x8");
-        for &mv in moves {
-            if game.play_next(mv).is_err() {
-                break;
-            }
-            let pos = *game.position();
-            if (ENDGAME_FIRST..=last).contains(&pos.empties()) && pos.has_moves(pos.to_move()) {
-                positions.push(pos);
-            }
-        }
-        for _ in 0..per_game.min(positions.len()) {
-            let pos = positions[rng.random_range(0..positions.len())];
-            let AnyBoard::Eight(board) = pos.board() else {
-                unreachable!("8x8 games")
-            };
-            tt.clear();
-            let exact = Solver::new(&mut tt, &limits).solve(&board, -65, 65);
-            let shallow = (0..=ENDGAME_MAX_DEPTH)
-                .map(|depth| {
-                    tt.clear();
-                    let mut search = Search::new(8, &mut tt, eval, &limits);
-                    search.set_probcut(false);
-                    search.value_at(&board, depth).expect("no limit")
-                })
-                .collect();
-            out.push(EndgamePair {
-                empties: pos.empties(),
-                exact,
-                shallow,
-            });
-        }
-        progress();
-    }
+    let range = ENDGAME_FIRST..=ENDGAME_FIRST + 4 * ENDGAME_BANDS as u32 - 1;
+    sample_positions(games, range, per_game, seed, progress, |empties, board| {
+        tt.clear();
+        let exact = Solver::new(&mut tt, &limits).solve(board, -65, 65);
+        let shallow = (0..=ENDGAME_MAX_DEPTH)
+            .map(|depth| searched_value(&mut tt, board, depth))
+            .collect();
+        out.push(EndgamePair {
+            empties,
+            exact,
+            shallow,
+        });
+    });
     out
 }
 
@@ -214,14 +215,7 @@ pub fn endgame_summary(pairs: &[EndgamePair]) -> String {
                 .filter(|&(s, _)| s.abs() < DISC * 64)
                 .map(|(s, e)| e as f64 - s as f64 / DISC as f64)
                 .collect();
-            let n = errors.len() as f64;
-            if n < 2.0 {
-                let _ = write!(out, " {:>16}", "-");
-                continue;
-            }
-            let mean = errors.iter().sum::<f64>() / n;
-            let sd = (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-            let _ = write!(out, " {:>5} {:+5.2}/{:<5.2}", errors.len(), mean, sd);
+            mean_sd(&mut out, &errors);
         }
         let _ = writeln!(out);
     }
