@@ -1,15 +1,16 @@
 //! `reversi train`: fits the pattern evaluation's weights on game records.
 //!
-//! Every game is replayed to [`TrainConfig::solve_empties`] empty squares,
-//! where the exact endgame solver gives the score with perfect play; that
-//! score (from each position's side to move) is the target of every earlier
-//! position of the game. The weights of each phase are then fitted by
-//! stochastic gradient descent on the squared error, and a share of the
-//! games is held out to report how well the evaluation predicts them.
+//! Every game is replayed to its end. From [`TrainConfig::solve_empties`]
+//! empty squares on, the exact endgame solver gives each position's score
+//! with perfect play; the first of those scores (from each position's side
+//! to move) is the target of every earlier position of the game. The
+//! weights of each phase are then fitted by stochastic gradient descent on
+//! the squared error, and a share of the games is held out to report how
+//! well the evaluation predicts them.
 
 use crate::referee::arena::split_move_list;
 use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move};
-use crate::search::pattern::{Layout, PHASES, SCALE, phase};
+use crate::search::pattern::{LAST_PHASE_EMPTIES, Layout, PHASES, SCALE, phase};
 use crate::search::{Limits, Solver, TranspositionTable};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -19,7 +20,7 @@ use std::fmt::Write as _;
 /// Settings of a training run.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
-    /// Empty squares at which each game is solved exactly.
+    /// Positions with at most this many empty squares are solved exactly.
     pub solve_empties: u32,
     pub epochs: usize,
     /// Share of games (taken from the end of the input) kept for testing.
@@ -52,48 +53,79 @@ fn parse_game(line: &str) -> Option<Vec<Move>> {
         .collect()
 }
 
-/// The positions of one game down to `solve_empties`, with their targets.
+/// The positions of one game with their targets. Every position with at
+/// most `solve_empties` empty squares is solved exactly; each earlier one
+/// takes the exact score of the first solved position of the line played.
 fn game_samples(moves: &[Move], solve_empties: u32, solver: &mut Solver) -> Option<Vec<Sample>> {
     let mut game = Game::new(8).expect("8x8");
+    // Each position the side to move has a move in, with its mover.
     let mut seen: Vec<(Bitboard, Color)> = Vec::new();
-    for &mv in moves {
-        let pos = *game.position();
-        if pos.empties() < solve_empties {
-            break;
-        }
+    let mut record = |game: &Game| {
+        let pos = game.position();
         if let AnyBoard::Eight(b) = pos.board()
             && !pos.is_game_over()
             && pos.has_moves(pos.to_move())
         {
             seen.push((b, pos.to_move()));
         }
-        game.play_next(mv).ok()?;
-    }
-    let pos = *game.position();
-    let AnyBoard::Eight(last) = pos.board() else {
-        return None;
+        pos.empties() <= solve_empties || pos.is_game_over()
     };
-    if pos.empties() > solve_empties && !pos.is_game_over() {
+    let mut reached = record(&game);
+    for &mv in moves {
+        if game.position().is_game_over() {
+            break;
+        }
+        game.play_next(mv).ok()?;
+        reached |= record(&game);
+    }
+    if !reached {
         // The record stops early (a resignation or a loss on time): there
         // is no exact score to learn from.
         return None;
     }
-    // The exact score at the point the replay stopped.
-    let score = if pos.is_game_over() {
-        crate::rules::Board::final_score(&last)
-    } else {
-        solver.solve(&last, -65, 65)
+    let mut samples = Vec::with_capacity(seen.len());
+    let first_solved = seen
+        .iter()
+        .position(|(b, _)| (!(b.player | b.opponent)).count_ones() <= solve_empties);
+    let (before, solved) = seen.split_at(first_solved.unwrap_or(seen.len()));
+    for (b, _) in solved {
+        samples.push(sample(b, solver.solve(b, -65, 65)));
+    }
+    // The earlier positions: the first solved score, or the final one when
+    // the game ended before reaching `solve_empties`.
+    let (score, scored_mover) = match solved.first() {
+        Some((_, m)) => (samples[0].target as i32, *m),
+        None => {
+            let pos = game.position();
+            let AnyBoard::Eight(last) = pos.board() else {
+                return None;
+            };
+            (crate::rules::Board::final_score(&last), pos.to_move())
+        }
     };
-    let final_mover = pos.to_move();
-    Some(
-        seen.into_iter()
-            .map(|(b, mover)| Sample {
-                player: b.player,
-                opponent: b.opponent,
-                target: if mover == final_mover { score } else { -score } as i8,
-            })
-            .collect(),
-    )
+    let mut out: Vec<Sample> = before
+        .iter()
+        .map(|(b, mover)| {
+            sample(
+                b,
+                if *mover == scored_mover {
+                    score
+                } else {
+                    -score
+                },
+            )
+        })
+        .collect();
+    out.extend(samples);
+    Some(out)
+}
+
+fn sample(b: &Bitboard, target: i32) -> Sample {
+    Sample {
+        player: b.player,
+        opponent: b.opponent,
+        target: target as i8,
+    }
 }
 
 /// Solves every game (on `threads` threads); returns the samples of each
@@ -171,6 +203,12 @@ pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, String> {
         games.push(g);
     }
     Ok(games)
+}
+
+/// Whether the evaluation has a phase of its own for the sample's number of
+/// empties: fewer would share the last phase and skew it.
+pub fn fitted(s: &Sample) -> bool {
+    (!(s.player | s.opponent)).count_ones() >= LAST_PHASE_EMPTIES
 }
 
 /// Reads the game lines of a file.
@@ -325,9 +363,19 @@ mod tests {
         let limits = Limits::unlimited();
         let mut solver = Solver::new(&mut tt, &limits);
         let samples = game_samples(&moves, 14, &mut solver).unwrap();
-        assert_eq!(samples.len(), 60 - 14 + 1);
-        // Consecutive positions (no passes this early) alternate sides.
+        // One position for each of 60 to 1 empties, but for the two
+        // passes (at 7 and 4 empties).
+        assert_eq!(samples.len(), 58);
+        // Consecutive positions alternate sides, and the positions before
+        // 14 empties take the score solved there.
         assert_eq!(samples[0].target, -samples[1].target);
+        assert_eq!(samples[45].target, -samples[46].target);
+        assert_eq!(samples[46].target, 10);
+        // Later positions have scores of their own: the move at 14 empties
+        // was a mistake.
+        assert_eq!(samples[47].target, -8);
+        // The last move is forced: white's final 30-34.
+        assert_eq!(samples[57].target, -4);
         assert!(samples.iter().all(|s| s.target.abs() <= 64));
     }
 }
