@@ -68,63 +68,69 @@ fn game_samples(moves: &[Move], solve_empties: u32, solver: &mut Solver) -> Opti
         {
             seen.push((b, pos.to_move()));
         }
-        pos.empties() <= solve_empties || pos.is_game_over()
     };
-    let mut reached = record(&game);
+    record(&game);
     for &mv in moves {
         if game.position().is_game_over() {
             break;
         }
         game.play_next(mv).ok()?;
-        reached |= record(&game);
+        record(&game);
     }
-    if !reached {
-        // The record stops early (a resignation or a loss on time): there
-        // is no exact score to learn from.
-        return None;
-    }
-    let mut samples = Vec::with_capacity(seen.len());
     let first_solved = seen
         .iter()
-        .position(|(b, _)| (!(b.player | b.opponent)).count_ones() <= solve_empties);
-    let (before, solved) = seen.split_at(first_solved.unwrap_or(seen.len()));
-    for (b, _) in solved {
-        samples.push(sample(b, solver.solve(b, -65, 65)));
-    }
-    // The earlier positions: the first solved score, or the final one when
-    // the game ended before reaching `solve_empties`.
+        .position(|(b, _)| crate::rules::Board::empties(b).count_ones() <= solve_empties)
+        .unwrap_or(seen.len());
+    let (before, solved) = seen.split_at(first_solved);
+    let scores: Vec<i32> = solved
+        .iter()
+        .map(|(b, _)| solver.solve(b, -65, 65))
+        .collect();
+    // The earlier positions' target: the first solved score, or the final
+    // one when the game ended before `solve_empties`.
     let (score, scored_mover) = match solved.first() {
-        Some((_, m)) => (samples[0].target as i32, *m),
+        Some((_, mover)) => (scores[0], *mover),
         None => {
             let pos = game.position();
             let AnyBoard::Eight(last) = pos.board() else {
                 return None;
             };
+            if !pos.is_game_over() {
+                // The record stops early (a resignation or a loss on
+                // time): there is no exact score to learn from.
+                return None;
+            }
             (crate::rules::Board::final_score(&last), pos.to_move())
         }
     };
-    let mut out: Vec<Sample> = before
+    let earlier = before.iter().map(|(b, mover)| {
+        let target = if *mover == scored_mover {
+            score
+        } else {
+            -score
+        };
+        sample(b, target)
+    });
+    let exact = solved
         .iter()
-        .map(|(b, mover)| {
-            sample(
-                b,
-                if *mover == scored_mover {
-                    score
-                } else {
-                    -score
-                },
-            )
-        })
-        .collect();
-    out.extend(samples);
-    Some(out)
+        .zip(scores)
+        .map(|((b, _), target)| sample(b, target));
+    Some(earlier.chain(exact).collect())
 }
 
+/// A training position with its target (discs, side to move).
 fn sample(b: &Bitboard, target: i32) -> Sample {
     Sample {
         player: b.player,
         opponent: b.opponent,
         target: target as i8,
+    }
+}
+
+impl Sample {
+    /// Empty squares of the position.
+    pub fn empties(&self) -> u32 {
+        (!(self.player | self.opponent)).count_ones()
     }
 }
 
@@ -208,7 +214,7 @@ pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, String> {
 /// Whether the evaluation has a phase of its own for the sample's number of
 /// empties: fewer would share the last phase and skew it.
 pub fn fitted(s: &Sample) -> bool {
-    (!(s.player | s.opponent)).count_ones() >= LAST_PHASE_EMPTIES
+    s.empties() >= LAST_PHASE_EMPTIES
 }
 
 /// Reads the game lines of a file.
@@ -225,7 +231,7 @@ fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
     let mut acc = vec![(0usize, 0.0f64, 0.0f64); PHASES];
     let mut features = vec![0u32; layout.regions()];
     for s in samples {
-        let ph = phase((!(s.player | s.opponent)).count_ones());
+        let ph = phase(s.empties());
         let err = predict(weights, layout, ph, s, &mut features) - s.target as f32;
         let a = &mut acc[ph];
         a.0 += 1;
@@ -272,7 +278,7 @@ pub fn fit(
         let mut loss = 0.0f64;
         for &i in &order {
             let s = &train[i as usize];
-            let ph = phase((!(s.player | s.opponent)).count_ones());
+            let ph = phase(s.empties());
             let err = predict(&weights, layout, ph, s, &mut features) - s.target as f32;
             loss += (err * err) as f64;
             let base = ph * layout.per_phase;
