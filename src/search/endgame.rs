@@ -54,12 +54,32 @@ const HASH_EMPTIES: u32 = 8;
 const EVAL_ORDER: u32 = 14;
 const EVAL_ORDER_DIVISOR: i32 = 24;
 /// Empties from which the ordering takes the pattern evaluation from a
-/// search of [`SORT_DEPTH`] plies instead of the position after the move:
-/// FFO #45, #48 and #49 took 57.5 s with the static evaluation, 47.2 s
-/// with 2 plies from 18 empties (47.4 s from 16, 52.8 s with 3 plies from
-/// 20, 54.8 s with 1 ply from 16).
+/// small search instead of the position after the move: FFO #45, #48 and
+/// #49 took 57.5 s with the static evaluation, 47.2 s with 2 plies from 18
+/// empties (47.4 s from 16, 52.8 s with 3 plies from 20, 54.8 s with 1 ply
+/// from 16).
 const SORT_SEARCH: u32 = 18;
-const SORT_DEPTH: u32 = 2;
+
+/// Plies of the ordering search at a node with `empties` empties (from
+/// [`SORT_SEARCH`]): deeper near the root, where a node's subtree is large
+/// enough to pay for it. On FFO #50-#53, 2 plies everywhere took 5.46 G
+/// nodes; 3 plies from 21 empties and 4 from 24 took 4.16 G (#51: 950 M
+/// -> 332 M), 3 from 22 and 4 from 26 took 4.38 G, 3 from 19 and 4 from
+/// 22 took 4.44 G, and a fifth ply from 26 took 4.29 G.
+fn sort_depth(empties: u32) -> u32 {
+    match empties {
+        ..21 => 2,
+        21..24 => 3,
+        _ => 4,
+    }
+}
+
+/// How far below alpha (discs) the ordering search still tells moves
+/// apart: it runs with that bound as its window, so a move it finds worse
+/// is cut short (its cost is then a bound, and it sorts last anyway).
+/// The window alone made FFO #50-#53 take 176 s, not 232 s, for the same
+/// nodes; 4 discs took as long as 8, with 2% more nodes.
+const SORT_ALPHA_DELTA: i32 = 8;
 
 /// Fewest empties at which the shallow search tries the stability cutoff,
 /// and then only from an alpha of [`shallow_stability_alpha`]: without
@@ -714,15 +734,18 @@ impl<'a> Solver<'a> {
     /// Sorts `moves` (square, flips; the cost is filled in here) best
     /// first: fewest opponent replies first (corners double); far from
     /// the end, what the evaluation thinks of the opponent's position
-    /// counts too; further still, what a small search on it thinks.
-    fn order(&mut self, p: u64, o: u64, empties: u32, moves: &mut [(i32, u8, u64)]) {
+    /// counts too; further still, what a small search on it thinks, down
+    /// to [`SORT_ALPHA_DELTA`] below `alpha`.
+    fn order(&mut self, p: u64, o: u64, empties: u32, alpha: i32, moves: &mut [(i32, u8, u64)]) {
         for entry in moves.iter_mut() {
             let (_, sq, flips) = *entry;
             let (np, no) = after(p, o, sq as usize, flips);
             let mut cost = move_cost(np, no, sq as usize);
             if empties >= SORT_SEARCH {
-                cost +=
-                    self.sort_search(np, no, SORT_DEPTH, -i32::MAX, i32::MAX) / EVAL_ORDER_DIVISOR;
+                // The window seen from the opponent, who moves next.
+                let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
+                cost += self.sort_search(np, no, sort_depth(empties), -i32::MAX, beta)
+                    / EVAL_ORDER_DIVISOR;
             } else if empties >= EVAL_ORDER {
                 cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
             }
@@ -820,7 +843,7 @@ impl<'a> Solver<'a> {
         let mut best_move = list[0].1 as usize;
         for i in 0..list.len() {
             if i == unordered {
-                self.order(p, o, empties, &mut list[i..]);
+                self.order(p, o, empties, alpha, &mut list[i..]);
             }
             let (_, sq, flips) = list[i];
             let (np, no) = after(p, o, sq as usize, flips);
