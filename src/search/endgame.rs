@@ -88,6 +88,27 @@ const SORT_ALPHA_DELTA: i32 = 8;
 /// and 10-20% less time.
 const STABILITY_SHALLOW: usize = 4;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// All squares but those of column a, and of column h: where a shift by a
+/// column lands without wrapping to the other edge.
+const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// The 4x4 quadrants, in the order of their bits in a parity mask.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// The parity mask of `empty`: the bit of each quadrant with an odd number
+/// of empty squares.
+#[inline]
+fn quadrant_parity(empty: u64) -> u8 {
+    (0..4).fold(0, |acc, i| {
+        acc | ((((empty & QUADRANTS[i]).count_ones() & 1) as u8) << i)
+    })
+}
 
 /// The bit of each square's 4x4 quadrant in a parity mask.
 const QUADRANT_BIT: [u8; 64] = {
@@ -296,8 +317,6 @@ fn full_lines(occupied: u64) -> [u64; 4] {
     const COLS_A_D: u64 = 0x0F0F_0F0F_0F0F_0F0F;
     const COLS_C_H: u64 = 0xFCFC_FCFC_FCFC_FCFC;
     const COLS_E_H: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     // A row is full when the AND of its 8 bits, folded into its first bit,
     // is set; likewise a column with the 8 rows folded together.
     let mut h = occupied;
@@ -328,8 +347,6 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     const EDGE: u64 = 0xFF81_8181_8181_81FF;
     const COLS_AH: u64 = 0x8181_8181_8181_8181;
     const ROWS_18: u64 = 0xFF00_0000_0000_00FF;
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let [full_h, full_v, full_d9, full_d7] = full_lines(player | opponent);
     let mut stable = 0u64;
     loop {
@@ -459,22 +476,14 @@ fn corner_stability(discs: u64) -> u32 {
     ((next_to_corners | CORNERS) & discs).count_ones()
 }
 
-/// The 4x4 quadrants, for the parity of the empty squares.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
 /// The empty squares in quadrants with an odd number of them: a move there
 /// leaves the region's last move to us (see the shallow search).
 #[inline]
 fn odd_empties(empty: u64) -> u64 {
-    QUADRANTS
-        .iter()
-        .filter(|&&q| (empty & q).count_ones() % 2 == 1)
-        .fold(0, |acc, q| acc | (empty & q))
+    let parity = quadrant_parity(empty);
+    (0..4)
+        .filter(|&i| parity & (1 << i) != 0)
+        .fold(0, |acc, i| acc | (empty & QUADRANTS[i]))
 }
 
 /// How promising a move is for the fastest-first ordering (lower first),
@@ -534,6 +543,8 @@ impl Squares {
         }
     }
 
+    /// The squares in order (the tests read a list back with it).
+    #[cfg(test)]
     fn iter(&self) -> impl Iterator<Item = u8> + '_ {
         (0..self.len).map(|i| self.get(i) as u8)
     }
@@ -649,10 +660,7 @@ impl<'a> Solver<'a> {
                 m &= m - 1;
             }
         }
-        let parity = squares
-            .iter()
-            .fold(0u8, |acc, sq| acc ^ QUADRANT_BIT[sq as usize]);
-        self.shallow(p, o, alpha, beta, squares, parity)
+        self.shallow(p, o, alpha, beta, squares, quadrant_parity(empty))
     }
 
     /// Few empties: no table, no move generation; the empty squares in
@@ -1067,6 +1075,10 @@ mod tests {
         let empty = 0b11 | 1 << 63;
         assert_eq!(odd_empties(empty), 1 << 63);
         assert_eq!(odd_empties(empty | 1 << 18), 0b11 | 1 << 18 | 1 << 63);
+        // The parity mask flips a square's quadrant bit when it empties.
+        for (sq, &bit) in QUADRANT_BIT.iter().enumerate() {
+            assert_eq!(quadrant_parity(1 << sq), bit);
+        }
     }
 
     #[test]
