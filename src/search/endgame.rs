@@ -49,10 +49,43 @@ const MIDGAME_MOVE_DEPTH: i32 = 7;
 /// Empties from which the solver uses the table.
 const HASH_EMPTIES: u32 = 8;
 /// Empties from which the pattern evaluation of the position after a move
-/// joins its ordering cost, and its weight: evaluation units (1/128 disc)
-/// per cost unit (16 per opponent reply).
+/// joins its ordering cost.
 const EVAL_ORDER: u32 = 14;
-const EVAL_ORDER_DIVISOR: i32 = 24;
+/// The ordering's cost unit: one opponent reply is [`REPLY`] units.
+const REPLY: i32 = 64;
+
+/// How much the evaluation of a move counts in its ordering cost, as the
+/// eighths of a disc that weigh as much as one opponent reply, by the
+/// depth of the search that gave it (0: the position after the move). A
+/// deeper search's score is worth more against mobility, as in Edax. On
+/// FFO #50-#53 one weight of 3 discs for all depths took 3.95 G nodes; 6
+/// discs for the static score took 3.82 G (with the square values below,
+/// 3.75 G); then 1.25 discs at depth 3 and 1.5 at depth 4 took 3.30 G,
+/// and FFO #56-#57 went from 2.36 G to 1.86 G (1 disc at depth 4: 1.96 G;
+/// 3 discs: 2.19 G).
+fn eval_eighths_per_reply(depth: u32) -> i32 {
+    match depth {
+        0 => 48,
+        1 | 2 => 24,
+        3 => 10,
+        _ => 12,
+    }
+}
+
+/// A last tie-break between moves of equal cost: the classic square values
+/// (corners best, the squares next to corners worst), in cost units. FFO
+/// #45, #48 and #49 took 5% fewer nodes with them, #50-#53 2%.
+const SQUARE_VALUE: [u8; 64] = [
+    18, 4, 16, 12, 12, 16, 4, 18, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    18, 4, 16, 12, 12, 16, 4, 18, //
+];
+
 /// Empties from which the ordering takes the pattern evaluation from a
 /// small search instead of the position after the move: FFO #45, #48 and
 /// #49 took 57.5 s with the static evaluation, 47.2 s with 2 plies from 18
@@ -494,22 +527,23 @@ fn odd_empties(empty: u64) -> u64 {
 /// of `odd` (the parity bonus). The last two each took 2-9% off the nodes
 /// of FFO #40-#53 (together: #40-#44 130.0 M -> 122.7 M, #45/#48/#49
 /// 564 M -> 511 M, #50-#53 5.47 G -> 5.12 G, and 4.16 G -> 4.03 G with
-/// the deeper ordering search); doubling either weight did worse.
+/// the deeper ordering search); doubling either weight did worse. Last,
+/// the square's value ([`SQUARE_VALUE`]) breaks ties.
 #[inline]
 fn move_cost(np: u64, no: u64, sq: usize, odd: u64) -> i32 {
     let replies = Bitboard::moves_for(np, no);
     let empty = !(np | no);
     let potential = (empty & Bitboard::default().neighbours(no)).count_ones() as i32;
-    let mut cost =
-        16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 + 2 * potential;
-    cost -= 4 * corner_stability(no) as i32;
+    let mut cost = REPLY * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+        + REPLY / 8 * potential;
+    cost -= REPLY / 4 * corner_stability(no) as i32;
     if CORNERS & (1 << sq) != 0 {
-        cost -= 8;
+        cost -= REPLY / 2;
     }
     if odd & (1 << sq) != 0 {
-        cost -= 4;
+        cost -= REPLY / 4;
     }
-    cost
+    cost - SQUARE_VALUE[sq] as i32
 }
 
 /// The empty squares of the shallow search, in the order it tries them:
@@ -807,13 +841,17 @@ impl<'a> Solver<'a> {
             let (_, sq, flips) = *entry;
             let (np, no) = after(p, o, sq as usize, flips);
             let mut cost = move_cost(np, no, sq as usize, odd);
+            // Evaluation units (1/SCALE disc) to cost units at `depth`.
+            let weigh = |score: i32, depth: u32| {
+                score * REPLY * 8 / (SCALE * eval_eighths_per_reply(depth))
+            };
             if empties >= SORT_SEARCH {
                 // The window seen from the opponent, who moves next.
                 let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
-                cost += self.sort_search(np, no, sort_depth(empties), -i32::MAX, beta)
-                    / EVAL_ORDER_DIVISOR;
+                let depth = sort_depth(empties);
+                cost += weigh(self.sort_search(np, no, depth, -i32::MAX, beta), depth);
             } else if empties >= EVAL_ORDER {
-                cost += self.eval.raw(np, no) / EVAL_ORDER_DIVISOR;
+                cost += weigh(self.eval.raw(np, no), 0);
             }
             entry.0 = cost;
         }
@@ -1063,6 +1101,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn square_values_are_the_same_under_the_board_symmetries() {
+        for (sq, &value) in SQUARE_VALUE.iter().enumerate() {
+            let (r, c) = (sq / 8, sq % 8);
+            for (r2, c2) in [(7 - r, c), (r, 7 - c), (c, r)] {
+                assert_eq!(value, SQUARE_VALUE[r2 * 8 + c2], "square {sq}");
+            }
+        }
+        // Corners first, the X squares (diagonal to a corner) last but
+        // for the centre.
+        assert_eq!(SQUARE_VALUE[0], 18);
+        assert_eq!(SQUARE_VALUE[9], 2);
     }
 
     #[test]
