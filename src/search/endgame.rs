@@ -527,8 +527,10 @@ fn odd_empties(empty: u64) -> u64 {
 /// of `odd` (the parity bonus). The last two each took 2-9% off the nodes
 /// of FFO #40-#53 (together: #40-#44 130.0 M -> 122.7 M, #45/#48/#49
 /// 564 M -> 511 M, #50-#53 5.47 G -> 5.12 G, and 4.16 G -> 4.03 G with
-/// the deeper ordering search); doubling either weight did worse. Last,
-/// the square's value ([`SQUARE_VALUE`]) breaks ties.
+/// the deeper ordering search); doubling either weight did worse. The
+/// corner bonus is a quarter of a reply: half a reply (the corner counts in
+/// the corner regions too) took 2-5% more nodes on FFO #40-#57. Last, the
+/// square's value ([`SQUARE_VALUE`]) breaks ties.
 #[inline]
 fn move_cost(np: u64, no: u64, sq: usize, odd: u64) -> i32 {
     let replies = Bitboard::moves_for(np, no);
@@ -538,7 +540,7 @@ fn move_cost(np: u64, no: u64, sq: usize, odd: u64) -> i32 {
         + REPLY / 8 * potential;
     cost -= REPLY / 4 * corner_stability(no) as i32;
     if CORNERS & (1 << sq) != 0 {
-        cost -= REPLY / 2;
+        cost -= REPLY / 4;
     }
     if odd & (1 << sq) != 0 {
         cost -= REPLY / 4;
