@@ -72,6 +72,13 @@ fn eval_eighths_per_reply(depth: u32) -> i32 {
     }
 }
 
+/// An evaluation `score` (1/[`SCALE`] disc) from a search of `depth` plies,
+/// in ordering cost units.
+#[inline]
+fn eval_cost(score: i32, depth: u32) -> i32 {
+    score * REPLY * 8 / (SCALE * eval_eighths_per_reply(depth))
+}
+
 /// A last tie-break between moves of equal cost: the classic square values
 /// (corners best, the squares next to corners worst), in cost units. FFO
 /// #45, #48 and #49 took 5% fewer nodes with them, #50-#53 2%.
@@ -843,17 +850,13 @@ impl<'a> Solver<'a> {
             let (_, sq, flips) = *entry;
             let (np, no) = after(p, o, sq as usize, flips);
             let mut cost = move_cost(np, no, sq as usize, odd);
-            // Evaluation units (1/SCALE disc) to cost units at `depth`.
-            let weigh = |score: i32, depth: u32| {
-                score * REPLY * 8 / (SCALE * eval_eighths_per_reply(depth))
-            };
             if empties >= SORT_SEARCH {
                 // The window seen from the opponent, who moves next.
                 let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
                 let depth = sort_depth(empties);
-                cost += weigh(self.sort_search(np, no, depth, -i32::MAX, beta), depth);
+                cost += eval_cost(self.sort_search(np, no, depth, -i32::MAX, beta), depth);
             } else if empties >= EVAL_ORDER {
-                cost += weigh(self.eval.raw(np, no), 0);
+                cost += eval_cost(self.eval.raw(np, no), 0);
             }
             entry.0 = cost;
         }
