@@ -865,16 +865,13 @@ impl<'a> Solver<'a> {
         for entry in moves.iter_mut() {
             let (_, sq, flips) = *entry;
             let (np, no) = after(p, o, sq as usize, flips);
-            let mut cost = move_cost(np, no, sq as usize, odd);
-            if empties >= SORT_SEARCH {
-                // The window seen from the opponent, who moves next.
-                let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
-                let depth = sort_depth(empties);
-                cost += eval_cost(self.sort_search(np, no, depth, -i32::MAX, beta), depth);
+            entry.0 = if empties >= SORT_SEARCH {
+                self.searched_cost(np, no, sq as usize, odd, alpha, sort_depth(empties))
             } else if empties >= EVAL_ORDER {
-                cost += eval_cost(self.eval.raw(np, no), 0);
-            }
-            entry.0 = cost;
+                move_cost(np, no, sq as usize, odd) + eval_cost(self.eval.raw(np, no), 0)
+            } else {
+                move_cost(np, no, sq as usize, odd)
+            };
         }
         moves.sort_unstable_by_key(|&(cost, _, _)| cost);
         // A close call between the best two: the best three are scored
@@ -884,16 +881,32 @@ impl<'a> Solver<'a> {
         if empties >= CLOSE_CALL_EMPTIES && moves.len() > 1 && moves[1].0 - moves[0].0 < CLOSE_CALL
         {
             let depth = sort_depth(empties) + 2;
-            let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
             let top = moves.len().min(3);
             for entry in moves[..top].iter_mut() {
                 let (_, sq, flips) = *entry;
                 let (np, no) = after(p, o, sq as usize, flips);
-                entry.0 = move_cost(np, no, sq as usize, odd)
-                    + eval_cost(self.sort_search(np, no, depth, -i32::MAX, beta), depth);
+                entry.0 = self.searched_cost(np, no, sq as usize, odd, alpha, depth);
             }
             moves[..top].sort_unstable_by_key(|&(cost, _, _)| cost);
         }
+    }
+
+    /// The ordering cost of the move to `sq` that led to (`np`, `no`), with
+    /// the evaluation from an ordering search of `depth` plies whose window
+    /// ends [`SORT_ALPHA_DELTA`] below the mover's `alpha`.
+    fn searched_cost(
+        &mut self,
+        np: u64,
+        no: u64,
+        sq: usize,
+        odd: u64,
+        alpha: i32,
+        depth: u32,
+    ) -> i32 {
+        // The window seen from the opponent, who moves next.
+        let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
+        move_cost(np, no, sq, odd)
+            + eval_cost(self.sort_search(np, no, depth, -i32::MAX, beta), depth)
     }
 
     /// Many empties: table, fastest-first ordering, stability cutoff, PVS.
