@@ -401,13 +401,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         let mut tt_move = None;
         if let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv.filter(|&m| moves.contains(m));
-            if hit.depth >= depth {
-                match hit.bound {
-                    Bound::Exact => return hit.score,
-                    Bound::Lower if hit.score >= beta => return hit.score,
-                    Bound::Upper if hit.score <= alpha => return hit.score,
-                    _ => {}
-                }
+            if hit.depth >= depth
+                && let Some(score) = hit.cutoff(alpha, beta)
+            {
+                return score;
             }
         }
 

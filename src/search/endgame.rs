@@ -933,14 +933,10 @@ impl<'a> Solver<'a> {
                 tt_move = hit.mv;
             }
             if hit.depth >= empties as i32
-                && let Some(score) = from_table(hit.score)
+                && let Some(score) = hit.cutoff(to_table(alpha), to_table(beta))
+                && let Some(score) = from_table(score)
             {
-                match hit.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
+                return score;
             }
         }
         let moves = Bitboard::moves_for(p, o);
@@ -972,8 +968,8 @@ impl<'a> Solver<'a> {
             for &(_, sq, flips) in list.iter() {
                 if let Some(hit) = self.tt.probe(child_key(p, o, sq as usize, flips))
                     && hit.depth >= empties as i32 - 1
-                    && matches!(hit.bound, Bound::Exact | Bound::Upper)
-                    && let Some(score) = from_table(hit.score)
+                    && let Some(upper) = hit.upper
+                    && let Some(score) = from_table(upper)
                     && -score >= beta
                 {
                     return -score;

@@ -3,6 +3,8 @@
 //! a game, so that iterative deepening re-searches cheaply and tries the
 //! best move first.
 
+use super::alphabeta::WIN;
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -14,14 +16,34 @@ pub enum Bound {
     Upper,
 }
 
-/// A stored result.
+/// A stored result: what the searches of a position to `depth` proved
+/// about its value. A position searched with different windows (a
+/// null-window probe, then its re-search, or the same node reached from
+/// two root moves) can have proved both a lower and an upper bound, and
+/// both are kept: either one may cut the next visit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
     /// Best move found, as a square index.
     pub mv: Option<usize>,
-    pub score: i32,
+    /// The true value is at least this.
+    pub lower: Option<i32>,
+    /// The true value is at most this.
+    pub upper: Option<i32>,
     pub depth: i32,
-    pub bound: Bound,
+}
+
+impl Hit {
+    /// The stored value if it cuts a search of window (`alpha`, `beta`):
+    /// the exact value, or a bound outside the window.
+    #[inline]
+    pub fn cutoff(&self, alpha: i32, beta: i32) -> Option<i32> {
+        match (self.lower, self.upper) {
+            (Some(l), _) if l >= beta => Some(l),
+            (_, Some(u)) if u <= alpha => Some(u),
+            (Some(l), Some(u)) if l == u => Some(l),
+            _ => None,
+        }
+    }
 }
 
 const NO_MOVE: u16 = u16::MAX;
@@ -30,25 +52,57 @@ const NO_MOVE: u16 = u16::MAX;
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
-    score: i32,
+    /// The bounds, coded by [`code`] ([`NO_LOWER`], [`NO_UPPER`]: none).
+    lower: i16,
+    upper: i16,
     mv: u16,
     depth: u8,
-    /// Bound in the low 2 bits (0 = empty slot), search generation above.
+    /// 1 in the low 2 bits for a used slot (0 = empty), search generation
+    /// above.
     meta: u8,
 }
 
 impl Entry {
-    fn bound(&self) -> Option<Bound> {
-        match self.meta & 3 {
-            1 => Some(Bound::Exact),
-            2 => Some(Bound::Lower),
-            3 => Some(Bound::Upper),
-            _ => None,
-        }
+    fn used(&self) -> bool {
+        self.meta & 3 != 0
     }
     fn generation(&self) -> u8 {
         self.meta >> 2
     }
+}
+
+const NO_LOWER: i16 = i16::MIN;
+const NO_UPPER: i16 = i16::MAX;
+/// Heuristic scores are stored as they are below this size; a finished
+/// game's score (`WIN` plus the disc margin in `DISC` units) is stored as
+/// this plus the margin. Every score the searches store fits; a bound
+/// that would not is dropped rather than stored wrong.
+const PROVEN_CODE: i32 = 20_000;
+
+/// The 16-bit code of `score`, if it has one.
+fn code(score: i32) -> Option<i16> {
+    let size = score.abs();
+    let coded = if size < PROVEN_CODE {
+        size
+    } else {
+        let margin = size.checked_sub(WIN)?;
+        if !(0..i16::MAX as i32 - PROVEN_CODE).contains(&margin) {
+            return None;
+        }
+        PROVEN_CODE + margin
+    };
+    Some((score.signum() * coded) as i16)
+}
+
+/// The score a [`code`] stands for.
+fn decode(coded: i16) -> i32 {
+    let size = (coded as i32).abs();
+    let size = if size < PROVEN_CODE {
+        size
+    } else {
+        size - PROVEN_CODE + WIN
+    };
+    (coded as i32).signum() * size
 }
 
 /// Slots per bucket: a probe looks at both, a store replaces the shallower
@@ -155,54 +209,61 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
         self.slots()[b..b + BUCKET].iter().find_map(|e| {
-            let bound = e.bound()?;
-            (e.key == key).then(|| Hit {
+            (e.used() && e.key == key).then(|| Hit {
                 mv: (e.mv != NO_MOVE).then_some(e.mv as usize),
-                score: e.score,
+                lower: (e.lower != NO_LOWER).then(|| decode(e.lower)),
+                upper: (e.upper != NO_UPPER).then(|| decode(e.upper)),
                 depth: e.depth as i32,
-                bound,
             })
         })
     }
 
     /// Stores a result, replacing the entry for the same key, else an empty
     /// slot, else the slot from an older search or with the shallower depth.
+    /// A bound for the same key and depth joins the bound already there.
     #[inline]
     pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, mv: Option<usize>) {
         let b = self.bucket(key);
         let generation = self.generation;
+        let depth = depth.clamp(0, 255) as u8;
         let bucket = &mut self.slots_mut()[b..b + BUCKET];
-        let victim = match bucket
-            .iter()
-            .position(|e| e.key == key && e.bound().is_some())
-        {
-            Some(i) => i,
-            None => (0..BUCKET)
+        let same = bucket.iter().position(|e| e.key == key && e.used());
+        let victim = same.unwrap_or_else(|| {
+            (0..BUCKET)
                 .min_by_key(|&i| {
                     let e = &bucket[i];
-                    let fresh = e.bound().is_some() && e.generation() == generation;
-                    (fresh, e.depth)
+                    (e.used() && e.generation() == generation, e.depth)
                 })
-                .unwrap_or(0),
-        };
+                .unwrap_or(0)
+        });
         let old = bucket[victim];
         // Keep the old move when the new result has none (a fail-low node).
         let mv = match mv {
             Some(m) => m as u16,
-            None if old.key == key => old.mv,
+            None if same.is_some() => old.mv,
             None => NO_MOVE,
         };
-        let bound_bits = match bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
+        let (old_lower, old_upper) = match same {
+            Some(_) if old.depth == depth => (old.lower, old.upper),
+            _ => (NO_LOWER, NO_UPPER),
+        };
+        let (lower, upper) = match (bound, code(score)) {
+            (Bound::Exact, Some(c)) => (c, c),
+            (Bound::Lower, Some(c)) if c <= old_upper => (c.max(old_lower), old_upper),
+            (Bound::Upper, Some(c)) if c >= old_lower => (old_lower, c.min(old_upper)),
+            // A bound that contradicts the other one (a midgame search is
+            // not always consistent across windows): the new one alone.
+            (Bound::Lower, Some(c)) => (c, NO_UPPER),
+            (Bound::Upper, Some(c)) => (NO_LOWER, c),
+            (_, None) => (NO_LOWER, NO_UPPER),
         };
         bucket[victim] = Entry {
             key,
-            score,
+            lower,
+            upper,
             mv,
-            depth: depth.clamp(0, 255) as u8,
-            meta: (generation << 2) | bound_bits,
+            depth,
+            meta: (generation << 2) | 1,
         };
     }
 }
@@ -236,14 +297,52 @@ mod tests {
         tt.store(42, 5, -30, Bound::Lower, Some(19));
         let hit = tt.probe(42).unwrap();
         assert_eq!(
-            (hit.mv, hit.score, hit.depth, hit.bound),
-            (Some(19), -30, 5, Bound::Lower)
+            (hit.mv, hit.lower, hit.upper, hit.depth),
+            (Some(19), Some(-30), None, 5)
         );
         // A fail-low result keeps the known move.
         tt.store(42, 6, -50, Bound::Upper, None);
         assert_eq!(tt.probe(42).unwrap().mv, Some(19));
         tt.clear();
         assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn bounds_of_one_depth_are_kept_together() {
+        let mut tt = TranspositionTable::new(1);
+        let win = WIN + 6 * 100;
+        tt.store(7, 20, -win, Bound::Lower, None);
+        tt.store(7, 20, win, Bound::Upper, None);
+        let hit = tt.probe(7).unwrap();
+        assert_eq!((hit.lower, hit.upper), (Some(-win), Some(win)));
+        assert_eq!(hit.cutoff(win, win + 1), Some(win));
+        assert_eq!(hit.cutoff(-win - 1, -win), Some(-win));
+        assert_eq!(hit.cutoff(0, 1), None);
+        // A tighter bound replaces a looser one; equal bounds are exact.
+        tt.store(7, 20, 0, Bound::Upper, None);
+        tt.store(7, 20, 0, Bound::Lower, None);
+        assert_eq!(tt.probe(7).unwrap().cutoff(-1, 1), Some(0));
+        // A deeper result starts afresh.
+        tt.store(7, 21, 300, Bound::Lower, None);
+        let hit = tt.probe(7).unwrap();
+        assert_eq!((hit.lower, hit.upper, hit.depth), (Some(300), None, 21));
+        // A bound that contradicts the other one replaces it.
+        tt.store(7, 21, 200, Bound::Upper, None);
+        let hit = tt.probe(7).unwrap();
+        assert_eq!((hit.lower, hit.upper), (None, Some(200)));
+    }
+
+    #[test]
+    fn scores_keep_their_value_in_the_table() {
+        for score in [0, 1, -1, 6400, -19_999, WIN + 100, -WIN - 6400, WIN] {
+            assert_eq!(code(score).map(decode), Some(score), "{score}");
+        }
+        assert_eq!(code(2 * WIN), None);
+        assert_eq!(code(WIN / 2), None);
+        let mut tt = TranspositionTable::new(1);
+        tt.store(9, 3, 2 * WIN, Bound::Lower, Some(4));
+        let hit = tt.probe(9).unwrap();
+        assert_eq!((hit.lower, hit.upper, hit.mv), (None, None, Some(4)));
     }
 
     #[test]
