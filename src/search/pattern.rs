@@ -165,22 +165,28 @@ fn canonical_indices(mask: u64) -> Vec<u32> {
         .collect()
 }
 
-/// One region: which symmetry maps it onto its shape, and where its
-/// shape's weights start.
+/// One region: its squares on the board, which symmetry maps it onto its
+/// shape, and where its shape's weights start.
 #[derive(Clone, Copy, Debug)]
 struct Region {
+    squares: u64,
     symmetry: usize,
-    mask: u64,
     offset: usize,
 }
+
+/// Squares of the largest shape: a region's bit patterns index tables of
+/// `1 << MAX_SQUARES` entries.
+const MAX_SQUARES: usize = 10;
 
 /// Every region of the board and the size of one phase's weight table.
 pub struct Layout {
     regions: Vec<Region>,
     /// Weights per phase (the last one is the phase's constant term).
     pub per_phase: usize,
-    /// Base-3 value of each bit pattern of up to 10 squares.
-    ternary: [u32; 1024],
+    /// For each region, the base-3 value (digits in its shape's square
+    /// order) of each pattern of its squares' bits as read off the board:
+    /// the board is read once per region, with no symmetry applied.
+    ternary: Vec<[u16; 1 << MAX_SQUARES]>,
     /// For every configuration of every shape (by offset + index), the
     /// index of its canonical twin: configurations that a symmetry of the
     /// shape itself maps onto each other share one weight.
@@ -198,20 +204,33 @@ impl Layout {
                 if !seen.contains(&squares) {
                     seen.push(squares);
                     regions.push(Region {
+                        squares,
                         symmetry: k,
-                        mask,
                         offset,
                     });
                 }
             }
             offset += 3usize.pow(mask.count_ones());
         }
-        let mut ternary = [0u32; 1024];
-        for (bits, t) in ternary.iter_mut().enumerate() {
-            *t = (0..10)
-                .filter(|j| bits & (1 << j) != 0)
-                .map(|j| 3u32.pow(j))
-                .sum();
+        let mut ternary = vec![[0u16; 1 << MAX_SQUARES]; regions.len()];
+        for (table, region) in ternary.iter_mut().zip(&regions) {
+            let mask = symmetry(region.squares, region.symmetry);
+            // The shape digit of each of the region's squares, lowest first.
+            let digits: Vec<u32> = (0..64)
+                .filter(|b| region.squares & (1 << b) != 0)
+                .map(|b| {
+                    let at = symmetry(1 << b, region.symmetry);
+                    (mask & (at - 1)).count_ones()
+                })
+                .collect();
+            for (bits, value) in table[..1 << digits.len()].iter_mut().enumerate() {
+                *value = digits
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .map(|(_, &d)| 3u16.pow(d))
+                    .sum();
+            }
         }
         let mut canon: Vec<u32> = Vec::with_capacity(offset);
         for (_, mask) in SHAPES {
@@ -241,16 +260,21 @@ impl Layout {
     /// within one phase's table.
     #[inline]
     pub fn features(&self, player: u64, opponent: u64, out: &mut [u32]) {
-        let mut views = [(0u64, 0u64); 8];
-        for (k, v) in views.iter_mut().enumerate() {
-            *v = (symmetry(player, k), symmetry(opponent, k));
+        for (f, i) in out.iter_mut().zip(self.indices(player, opponent)) {
+            *f = self.canon[i];
         }
-        for (r, f) in self.regions.iter().zip(out.iter_mut()) {
-            let (p, o) = views[r.symmetry];
-            let index =
-                self.ternary[pext(p, r.mask) as usize] + 2 * self.ternary[pext(o, r.mask) as usize];
-            *f = self.canon[r.offset + index as usize];
-        }
+    }
+
+    /// The weight index of every region of the position, before twin
+    /// configurations are merged.
+    #[inline]
+    fn indices(&self, player: u64, opponent: u64) -> impl Iterator<Item = usize> + '_ {
+        const ALL: u64 = (1 << MAX_SQUARES) - 1;
+        self.regions.iter().zip(&self.ternary).map(move |(r, t)| {
+            r.offset
+                + t[(pext(player, r.squares) & ALL) as usize] as usize
+                + 2 * t[(pext(opponent, r.squares) & ALL) as usize] as usize
+        })
     }
 }
 
@@ -282,10 +306,17 @@ impl PatternEval {
         if body.len() != phases * per_phase * 2 {
             return Err("pattern weight file has the wrong length".into());
         }
-        let weights = body
+        let mut weights: Vec<i16> = body
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
+        // Every configuration gets its own copy of its twins' shared
+        // weight, so that the evaluation reads one table, not two.
+        for table in weights.chunks_exact_mut(per_phase) {
+            for (i, &c) in layout.canon.iter().enumerate() {
+                table[i] = table[c as usize];
+            }
+        }
         Ok(PatternEval { weights })
     }
 
@@ -318,12 +349,9 @@ impl PatternEval {
         let empties = (!(player | opponent)).count_ones();
         let base = phase(empties) * layout.per_phase;
         let table = &self.weights[base..base + layout.per_phase];
-        let mut features = [0u32; 64];
-        let n = layout.regions();
-        layout.features(player, opponent, &mut features[..n]);
         let mut sum = table[layout.per_phase - 1] as i32;
-        for &f in &features[..n] {
-            sum += table[f as usize] as i32;
+        for i in layout.indices(player, opponent) {
+            sum += table[i] as i32;
         }
         sum
     }
@@ -411,12 +439,41 @@ mod tests {
         let l = Layout::get();
         assert_eq!(l.regions(), 46);
         // Every square is read by some region.
-        let covered = l
-            .regions
-            .iter()
-            .fold(0u64, |acc, r| acc | inverse(r.mask, r.symmetry));
+        let covered = l.regions.iter().fold(0u64, |acc, r| acc | r.squares);
         assert_eq!(covered, u64::MAX);
-        assert_eq!(l.ternary[0b101], 10);
+        assert_eq!(l.ternary[0][0b101], 10);
+    }
+
+    #[test]
+    fn features_match_reading_each_region_through_its_symmetry() {
+        // The reference: turn the board so the region lands on its shape's
+        // mask, then read the mask's squares in order as base-3 digits.
+        let l = Layout::get();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (p, o) = (x & 0x5A5A_3C3C_F00F_1248, !x & 0x24A5_C3C3_0FF0_8421);
+            let mut got = [0u32; 46];
+            l.features(p, o, &mut got);
+            for (r, region) in l.regions.iter().enumerate() {
+                let (vp, vo) = (symmetry(p, region.symmetry), symmetry(o, region.symmetry));
+                let mask = symmetry(region.squares, region.symmetry);
+                let mut index = 0;
+                for (j, b) in (0..64).filter(|b| mask & (1u64 << b) != 0).enumerate() {
+                    let digit = if vp & (1 << b) != 0 {
+                        1
+                    } else if vo & (1 << b) != 0 {
+                        2
+                    } else {
+                        0
+                    };
+                    index += digit * 3usize.pow(j as u32);
+                }
+                assert_eq!(got[r], l.canon[region.offset + index], "region {r}");
+            }
+        }
     }
 
     #[test]
