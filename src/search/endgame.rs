@@ -832,6 +832,10 @@ impl<'a> Solver<'a> {
             }
             return -self.sort_search(o, p, depth, -beta, -alpha);
         }
+        // A ply from the leaves, each move's evaluation is this position's
+        // regions updated by the move (counted as a node, as before).
+        let replies = (depth == 1).then(|| self.eval.replies(p, o));
+        let empties = (!(p | o)).count_ones();
         let mut best = -i32::MAX;
         for class in PRIORITY {
             let mut m = moves & class;
@@ -839,8 +843,16 @@ impl<'a> Solver<'a> {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let flips = Bitboard::flips_for(p, o, sq);
-                let (np, no) = after(p, o, sq, flips);
-                let score = -self.sort_search(np, no, depth - 1, -beta, -alpha);
+                let score = match &replies {
+                    Some(base) => {
+                        self.nodes += 1;
+                        -self.eval.after_move(base, sq, flips, empties - 1)
+                    }
+                    None => {
+                        let (np, no) = after(p, o, sq, flips);
+                        -self.sort_search(np, no, depth - 1, -beta, -alpha)
+                    }
+                };
                 if score > best {
                     best = score;
                     if score > alpha {
@@ -862,13 +874,17 @@ impl<'a> Solver<'a> {
     /// to [`SORT_ALPHA_DELTA`] below `alpha`.
     fn order(&mut self, p: u64, o: u64, empties: u32, alpha: i32, moves: &mut [(i32, u8, u64)]) {
         let odd = odd_empties(!(p | o));
+        let replies = (EVAL_ORDER..SORT_SEARCH)
+            .contains(&empties)
+            .then(|| self.eval.replies(p, o));
         for entry in moves.iter_mut() {
             let (_, sq, flips) = *entry;
             let (np, no) = after(p, o, sq as usize, flips);
             entry.0 = if empties >= SORT_SEARCH {
                 self.searched_cost(np, no, sq as usize, odd, alpha, sort_depth(empties))
-            } else if empties >= EVAL_ORDER {
-                move_cost(np, no, sq as usize, odd) + eval_cost(self.eval.raw(np, no), 0)
+            } else if let Some(base) = &replies {
+                let eval = self.eval.after_move(base, sq as usize, flips, empties - 1);
+                move_cost(np, no, sq as usize, odd) + eval_cost(eval, 0)
             } else {
                 move_cost(np, no, sq as usize, odd)
             };

@@ -178,6 +178,11 @@ struct Region {
 /// `1 << MAX_SQUARES` entries.
 const MAX_SQUARES: usize = 10;
 
+/// Number of regions on the board.
+pub const REGIONS: usize = 46;
+/// [`REGIONS`] rounded up to whole vector registers.
+const LANES: usize = 48;
+
 /// Every region of the board and the size of one phase's weight table.
 pub struct Layout {
     regions: Vec<Region>,
@@ -191,6 +196,10 @@ pub struct Layout {
     /// index of its canonical twin: configurations that a symmetry of the
     /// shape itself maps onto each other share one weight.
     canon: Vec<u32>,
+    /// For each square, its digit's place value (a power of 3) in every
+    /// region (0 in the regions it is not in): a disc that changes moves
+    /// every region index by one vector addition.
+    place: Vec<[u32; LANES]>,
 }
 
 impl Layout {
@@ -232,6 +241,16 @@ impl Layout {
                     .sum();
             }
         }
+        let mut place = vec![[0; LANES]; 64];
+        for (sq, row) in place.iter_mut().enumerate() {
+            for (r, region) in regions.iter().enumerate() {
+                if region.squares & (1 << sq) != 0 {
+                    let below = region.squares & ((1 << sq) - 1);
+                    row[r] = ternary[r][1 << below.count_ones()] as u32;
+                }
+            }
+        }
+        assert_eq!(regions.len(), REGIONS);
         let mut canon: Vec<u32> = Vec::with_capacity(offset);
         for (_, mask) in SHAPES {
             let start = canon.len() as u32;
@@ -242,6 +261,7 @@ impl Layout {
             per_phase: offset + 1,
             ternary,
             canon,
+            place,
         }
     }
 
@@ -352,6 +372,60 @@ impl PatternEval {
         let mut sum = table[layout.per_phase - 1] as i32;
         for i in layout.indices(player, opponent) {
             sum += table[i] as i32;
+        }
+        sum
+    }
+}
+
+/// The region indices of a position as its opponent sees it: the base
+/// from which [`PatternEval::after_move`] evaluates each move of the side
+/// to move by updating only the regions the move changes (its square and
+/// the discs it flips), instead of reading all 46 off the board again.
+#[derive(Clone, Copy, Debug)]
+pub struct Replies {
+    indices: [u32; LANES],
+}
+
+impl PatternEval {
+    /// The base for evaluating the moves of `player` (to move) against
+    /// `opponent`.
+    #[inline]
+    pub fn replies(&self, player: u64, opponent: u64) -> Replies {
+        let mut indices = [0; LANES];
+        for (x, i) in indices
+            .iter_mut()
+            .zip(Layout::get().indices(opponent, player))
+        {
+            *x = i as u32;
+        }
+        Replies { indices }
+    }
+
+    /// What [`PatternEval::raw`] gives for the position after the move to
+    /// `sq` flipping `flips` (the opponent to move, `empties` empty
+    /// squares left), from the position's [`Replies`].
+    #[inline]
+    pub fn after_move(&self, base: &Replies, sq: usize, flips: u64, empties: u32) -> i32 {
+        let layout = Layout::get();
+        let mut indices = base.indices;
+        // From the opponent's side the new disc is "theirs" (digit 2) and
+        // every flipped disc goes from "mine" (1) to "theirs" (2).
+        let add = |indices: &mut [u32; LANES], row: &[u32; LANES], times: u32| {
+            for (i, p) in indices.iter_mut().zip(row) {
+                *i += times * p;
+            }
+        };
+        add(&mut indices, &layout.place[sq], 2);
+        let mut f = flips;
+        while f != 0 {
+            add(&mut indices, &layout.place[f.trailing_zeros() as usize], 1);
+            f &= f - 1;
+        }
+        let base = phase(empties) * layout.per_phase;
+        let table = &self.weights[base..base + layout.per_phase];
+        let mut sum = table[layout.per_phase - 1] as i32;
+        for &i in &indices[..REGIONS] {
+            sum += table[i as usize] as i32;
         }
         sum
     }
@@ -474,6 +548,32 @@ mod tests {
                 assert_eq!(got[r], l.canon[region.offset + index], "region {r}");
             }
         }
+    }
+
+    #[test]
+    fn a_move_updates_the_evaluation_as_a_new_reading_does() {
+        let eval = PatternEval::builtin();
+        let mut checked = 0;
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..300 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let (p, o) = (x & y, !x & y.rotate_left(7) & !(x & y));
+            let base = eval.replies(p, o);
+            let mut moves = Bitboard::moves_for(p, o);
+            while moves != 0 {
+                let sq = moves.trailing_zeros() as usize;
+                moves &= moves - 1;
+                let flips = Bitboard::flips_for(p, o, sq);
+                let (np, no) = (o & !flips, p | flips | 1 << sq);
+                let empties = (!(np | no)).count_ones();
+                assert_eq!(eval.after_move(&base, sq, flips, empties), eval.raw(np, no));
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "only {checked} moves");
     }
 
     #[test]
