@@ -537,6 +537,20 @@ fn odd_empties(empty: u64) -> u64 {
         .fold(0, |acc, i| acc | (empty & QUADRANTS[i]))
 }
 
+/// Fail-soft bookkeeping of a move's `score`: raises `best` and `alpha`,
+/// and says whether the node is cut (alpha has reached `beta`).
+#[inline]
+fn raise(score: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+
 /// How promising a move is for the fastest-first ordering (lower first),
 /// from the position after it (`np` to move, that is the opponent): its
 /// replies, corners counted twice, and its potential mobility (empty
@@ -758,14 +772,8 @@ impl<'a> Solver<'a> {
                 let (np, no) = after(p, o, sq, flips);
                 let rest = squares.without(i);
                 let score = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            return best;
-                        }
-                    }
+                if raise(score, &mut best, &mut alpha, beta) {
+                    return best;
                 }
             }
         }
@@ -834,8 +842,7 @@ impl<'a> Solver<'a> {
         }
         // A ply from the leaves, each move's evaluation is this position's
         // regions updated by the move (counted as a node, as before).
-        let replies = (depth == 1).then(|| self.eval.replies(p, o));
-        let empties = (!(p | o)).count_ones();
+        let leaves = (depth == 1).then(|| (self.eval.replies(p, o), (!(p | o)).count_ones() - 1));
         let mut best = -i32::MAX;
         for class in PRIORITY {
             let mut m = moves & class;
@@ -843,24 +850,18 @@ impl<'a> Solver<'a> {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let flips = Bitboard::flips_for(p, o, sq);
-                let score = match &replies {
-                    Some(base) => {
+                let score = match &leaves {
+                    Some((base, empties)) => {
                         self.nodes += 1;
-                        -self.eval.after_move(base, sq, flips, empties - 1)
+                        -self.eval.after_move(base, sq, flips, *empties)
                     }
                     None => {
                         let (np, no) = after(p, o, sq, flips);
                         -self.sort_search(np, no, depth - 1, -beta, -alpha)
                     }
                 };
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            return best;
-                        }
-                    }
+                if raise(score, &mut best, &mut alpha, beta) {
+                    return best;
                 }
             }
         }

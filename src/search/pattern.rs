@@ -365,15 +365,18 @@ impl PatternEval {
     /// The value in 1/SCALE discs for the player to move.
     #[inline]
     pub fn raw(&self, player: u64, opponent: u64) -> i32 {
-        let layout = Layout::get();
         let empties = (!(player | opponent)).count_ones();
-        let base = phase(empties) * layout.per_phase;
-        let table = &self.weights[base..base + layout.per_phase];
-        let mut sum = table[layout.per_phase - 1] as i32;
-        for i in layout.indices(player, opponent) {
-            sum += table[i] as i32;
-        }
-        sum
+        self.sum(empties, Layout::get().indices(player, opponent))
+    }
+
+    /// The weights of the regions at `indices`, and the constant term, of
+    /// the phase of `empties`.
+    #[inline]
+    fn sum(&self, empties: u32, indices: impl Iterator<Item = usize>) -> i32 {
+        let per_phase = Layout::get().per_phase;
+        let base = phase(empties) * per_phase;
+        let table = &self.weights[base..base + per_phase];
+        indices.fold(table[per_phase - 1] as i32, |sum, i| sum + table[i] as i32)
     }
 }
 
@@ -421,13 +424,7 @@ impl PatternEval {
             add(&mut indices, &layout.place[f.trailing_zeros() as usize], 1);
             f &= f - 1;
         }
-        let base = phase(empties) * layout.per_phase;
-        let table = &self.weights[base..base + layout.per_phase];
-        let mut sum = table[layout.per_phase - 1] as i32;
-        for &i in &indices[..REGIONS] {
-            sum += table[i as usize] as i32;
-        }
-        sum
+        self.sum(empties, indices[..REGIONS].iter().map(|&i| i as usize))
     }
 }
 
