@@ -758,13 +758,23 @@ impl<'a> Solver<'a> {
         {
             return bound;
         }
+        // The list positions of the squares next to an opponent disc, in
+        // odd quadrants and in even ones: two masks built without a branch
+        // per square, then walked in list order, odd quadrants first.
+        let (mut odd, mut even) = (0u32, 0u32);
+        for i in 0..squares.len {
+            let sq = squares.get(i);
+            let near = u32::from(NEIGHBOURS[sq] & o != 0) << i;
+            let in_odd = 0u32.wrapping_sub(u32::from(parity & QUADRANT_BIT[sq] != 0));
+            odd |= near & in_odd;
+            even |= near & !in_odd;
+        }
         let mut best = -65;
-        for odd in [true, false] {
-            for i in 0..squares.len {
+        for mut m in [odd, even] {
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
                 let sq = squares.get(i);
-                if (parity & QUADRANT_BIT[sq] != 0) != odd || NEIGHBOURS[sq] & o == 0 {
-                    continue;
-                }
                 let flips = Bitboard::flips_for(p, o, sq);
                 if flips == 0 {
                     continue;
