@@ -166,6 +166,10 @@ enum Command {
         /// AdaGrad's base step size, in discs.
         #[arg(long, default_value_t = 1.0)]
         rate: f32,
+        /// Weight with which each position also trains the two neighbouring
+        /// phases (0: only its own).
+        #[arg(long, default_value_t = 0.0)]
+        smooth: f32,
         /// Reuse the solved positions saved in this file (written there on
         /// the first run); stdin is then not read.
         #[arg(long)]
@@ -284,6 +288,7 @@ fn main() -> ExitCode {
             threads,
             limit,
             rate,
+            smooth,
             cache,
         }) => run_train(
             &out,
@@ -294,6 +299,7 @@ fn main() -> ExitCode {
                 threads,
                 seed: 1,
                 rate,
+                smooth,
             },
             limit,
             cache.as_deref(),

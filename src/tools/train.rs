@@ -29,6 +29,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// AdaGrad's base step, in discs.
     pub rate: f32,
+    /// Weight with which a position also trains the phases on either side
+    /// of its own: a phase spans only 4 empties, and its rarer
+    /// configurations learn from the neighbouring phases' positions too.
+    pub smooth: f32,
 }
 
 /// One training position: the side to move's discs, the other side's, and
@@ -278,18 +282,26 @@ pub fn fit(
         let mut loss = 0.0f64;
         for &i in &order {
             let s = &train[i as usize];
-            let ph = phase(s.empties());
-            let err = predict(&weights, layout, ph, s, &mut features) - s.target as f32;
-            loss += (err * err) as f64;
-            let base = ph * layout.per_phase;
-            let grad = err.clamp(-64.0, 64.0);
-            for f in features
-                .iter()
-                .map(|&f| base + f as usize)
-                .chain([base + layout.per_phase - 1])
-            {
-                squares[f] += grad * grad;
-                weights[f] -= cfg.rate * grad / squares[f].sqrt();
+            let own = phase(s.empties());
+            let neighbours = [own.wrapping_sub(1), own + 1].map(|ph| (ph, cfg.smooth));
+            for (ph, weight) in [(own, 1.0)].into_iter().chain(neighbours) {
+                if ph >= PHASES || weight == 0.0 {
+                    continue;
+                }
+                let err = predict(&weights, layout, ph, s, &mut features) - s.target as f32;
+                if ph == own {
+                    loss += (err * err) as f64;
+                }
+                let base = ph * layout.per_phase;
+                let grad = weight * err.clamp(-64.0, 64.0);
+                for f in features
+                    .iter()
+                    .map(|&f| base + f as usize)
+                    .chain([base + layout.per_phase - 1])
+                {
+                    squares[f] += grad * grad;
+                    weights[f] -= cfg.rate * grad / squares[f].sqrt();
+                }
             }
         }
         epoch_done(epoch + 1, loss / train.len().max(1) as f64);
@@ -333,6 +345,41 @@ mod tests {
         assert_eq!(g.len(), 3);
         assert_eq!(parse_game("f5d6").unwrap().len(), 2);
         assert!(parse_game("# comment").is_none());
+    }
+
+    #[test]
+    fn smoothing_also_trains_the_neighbouring_phases() {
+        // Positions of one phase only (20 empties: discs on the first 44
+        // squares, alternating by pairs).
+        let discs = (1u64 << 44) - 1;
+        let player = discs & 0x3333_3333_3333_3333;
+        let sample = Sample {
+            player,
+            opponent: discs & !player,
+            target: 10,
+        };
+        let own = phase(sample.empties());
+        let layout = Layout::get();
+        let constant = |w: &[f32], ph: usize| w[(ph + 1) * layout.per_phase - 1];
+        let cfg = |smooth| TrainConfig {
+            solve_empties: 14,
+            epochs: 3,
+            holdout: 0.0,
+            threads: 1,
+            seed: 1,
+            rate: 1.0,
+            smooth,
+        };
+        let plain = fit(&[sample; 8], &cfg(0.0), |_, _| {});
+        let smooth = fit(&[sample; 8], &cfg(0.5), |_, _| {});
+        assert!(constant(&plain, own) > 0.0);
+        assert_eq!(constant(&plain, own - 1), 0.0);
+        assert_eq!(constant(&plain, own + 1), 0.0);
+        for ph in [own - 1, own + 1] {
+            let c = constant(&smooth, ph);
+            assert!(c > 0.0 && c < constant(&smooth, own), "phase {ph}: {c}");
+        }
+        assert_eq!(constant(&smooth, own + 2), 0.0);
     }
 
     #[test]
