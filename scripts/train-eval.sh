@@ -2,12 +2,13 @@
 # Re-trains the 8x8 pattern evaluation (data/eval.bin) on the WTHOR games:
 # every position from 14 empties on is solved exactly (earlier positions
 # take the score solved at 14 empties), then the weights are fitted with
-# AdaGrad. The solved positions are cached in target/samples.bin. A few
-# minutes on 2 cores; from 20 empties on, solving takes hours.
+# AdaGrad, each position training its own phase and the two next to it.
+# The solved positions are cached in target/samples.bin. A few minutes on
+# 2 cores; from 20 empties on, solving takes hours.
 #   scripts/train-eval.sh [path/to/games.txt.xz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-../shared/data/wthor/games.txt.xz}"
 cargo build --release --quiet
 xz -dc "$games" | ./target/release/reversi train --solve-empties 14 --epochs 6 --rate 1.0 \
-    --cache target/samples.bin --out data/eval.bin
+    --smooth 1.0 --cache target/samples.bin --out data/eval.bin
