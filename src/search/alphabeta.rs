@@ -22,7 +22,7 @@
 //!   when it lies far enough outside the window; the depth saved goes into
 //!   deeper iterations on the lines that matter.
 
-use super::endgame::{Endgame, SOLVER_JUMP};
+use super::endgame::{Endgame, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED};
 use super::eval::{DISC, Evaluator, probcut_depth};
 use super::limits::{ClockPoll, Limits};
 use super::tt::{Bound, TranspositionTable};
@@ -183,6 +183,11 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             root_scores: Vec::new(),
         };
         let max_depth = self.limits.depth.unwrap_or(u32::MAX).max(1);
+        let jump = if self.limits.hard.is_none() && self.limits.depth.is_none() {
+            SOLVER_JUMP_UNLIMITED
+        } else {
+            SOLVER_JUMP
+        };
         let mut depth = 1;
         // The times of the last two finished iterations, latest first.
         let mut previous_times = [Duration::ZERO; 2];
@@ -288,7 +293,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             depth += 1;
             // Once a forced finish shows up, deeper midgame iterations
             // only cost time: the solver goes straight to it.
-            if B::HAS_SOLVER && (depth + SOLVER_JUMP > empties || forced_finish(last.score)) {
+            if B::HAS_SOLVER && (depth + jump > empties || forced_finish(last.score)) {
                 depth = empties.max(depth);
             }
         }

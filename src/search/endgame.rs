@@ -27,10 +27,25 @@ use super::tt::{Bound, TranspositionTable};
 use crate::rules::{Bitboard, Board};
 
 /// How close to the end (in plies) the midgame iterations go before the
-/// search jumps to the exact one on boards with a solver: the midgame
-/// iterations just fill the table with good moves for the solver's
-/// ordering; running them deeper costs nearly as much as solving.
+/// search jumps to the exact one on boards with a solver, against the
+/// clock or under a depth limit (where it decides which positions a
+/// search of that depth solves: `reversi bench` relies on it). The
+/// midgame iterations fill the table with the moves the solver tries
+/// first near the root. Against the clock they stay short, so that the
+/// solve itself gets the time: [`SOLVER_JUMP_UNLIMITED`] plies lost a
+/// match at 100 ms a move against this value (41-9-50) and used less of
+/// its time (35 ms a move on average against 39), leaving more positions
+/// unsolved.
 pub const SOLVER_JUMP: u32 = 14;
+
+/// [`SOLVER_JUMP`] for a search with neither a time nor a depth limit,
+/// where only the total cost of the solve counts: deeper midgame iterations cost little beside
+/// it and order more of its tree. On 40 held-out WTHOR positions at 26
+/// empties the solve took 10.84 G nodes and 315 s jumping at 14 plies from
+/// the end, 10.04 G and 300 s at 10, 9.69 G and 289 s at 8, 9.55 G and
+/// 284 s at 7, but 10.75 G and 430 s at 6, where the midgame search's own
+/// last plies take over from the solver's faster ones.
+pub const SOLVER_JUMP_UNLIMITED: u32 = 8;
 
 /// Empties at or below which the solver uses the plain parity search.
 pub const SHALLOW: u32 = 6;
@@ -418,7 +433,7 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 pub trait Endgame: Board {
     /// Whether [`Endgame::solve_exact`] solves (then iterative deepening
     /// jumps to the exact search once the midgame depth is within
-    /// `SOLVER_JUMP` (in this module) plies of the end, instead of going
+    /// [`SOLVER_JUMP`] or [`SOLVER_JUMP_UNLIMITED`] plies of the end, instead of going
     /// through every depth).
     const HAS_SOLVER: bool;
 
