@@ -39,12 +39,13 @@ use crate::rules::{Bitboard, Board};
 pub const SOLVER_JUMP: u32 = 14;
 
 /// [`SOLVER_JUMP`] for a search with neither a time nor a depth limit,
-/// where only the total cost of the solve counts: deeper midgame iterations cost little beside
-/// it and order more of its tree. On 40 held-out WTHOR positions at 26
-/// empties the solve took 10.84 G nodes and 315 s jumping at 14 plies from
-/// the end, 10.04 G and 300 s at 10, 9.69 G and 289 s at 8, 9.55 G and
-/// 284 s at 7, but 10.75 G and 430 s at 6, where the midgame search's own
-/// last plies take over from the solver's faster ones.
+/// where only the total cost of the solve counts: deeper midgame
+/// iterations cost little beside it and order more of its tree. On 40
+/// held-out WTHOR positions at 26 empties the solve took 10.84 G nodes and
+/// 315 s jumping at 14 plies from the end, 10.04 G and 300 s at 10, 9.69 G
+/// and 289 s at 8, 9.55 G and 284 s at 7, but 10.75 G and 430 s at 6,
+/// where the midgame search's own last plies take over from the solver's
+/// faster ones.
 pub const SOLVER_JUMP_UNLIMITED: u32 = 8;
 
 /// Empties at or below which the solver uses the plain parity search.
@@ -433,8 +434,8 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 pub trait Endgame: Board {
     /// Whether [`Endgame::solve_exact`] solves (then iterative deepening
     /// jumps to the exact search once the midgame depth is within
-    /// [`SOLVER_JUMP`] or [`SOLVER_JUMP_UNLIMITED`] plies of the end, instead of going
-    /// through every depth).
+    /// [`SOLVER_JUMP`] or [`SOLVER_JUMP_UNLIMITED`] plies of the end,
+    /// instead of going through every depth).
     const HAS_SOLVER: bool;
 
     /// Solves exactly (see [`Solver::solve`]), window and result in the

@@ -236,7 +236,8 @@ fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
     let mut features = vec![0u32; layout.regions()];
     for s in samples {
         let ph = phase(s.empties());
-        let err = predict(weights, layout, ph, s, &mut features) - s.target as f32;
+        layout.features(s.player, s.opponent, &mut features);
+        let err = predict(weights, layout, ph, &features) - s.target as f32;
         let a = &mut acc[ph];
         a.0 += 1;
         a.1 += err.abs() as f64;
@@ -250,10 +251,11 @@ fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
         .collect()
 }
 
+/// The value (discs) of a position with region indices `features` in
+/// phase `ph`.
 #[inline]
-fn predict(weights: &[f32], layout: &Layout, ph: usize, s: &Sample, features: &mut [u32]) -> f32 {
+fn predict(weights: &[f32], layout: &Layout, ph: usize, features: &[u32]) -> f32 {
     let base = ph * layout.per_phase;
-    layout.features(s.player, s.opponent, features);
     let mut sum = weights[base + layout.per_phase - 1];
     for &f in features.iter() {
         sum += weights[base + f as usize];
@@ -283,12 +285,14 @@ pub fn fit(
         for &i in &order {
             let s = &train[i as usize];
             let own = phase(s.empties());
+            // The regions are the same in every phase: read them once.
+            layout.features(s.player, s.opponent, &mut features);
             let neighbours = [own.wrapping_sub(1), own + 1].map(|ph| (ph, cfg.smooth));
             for (ph, weight) in [(own, 1.0)].into_iter().chain(neighbours) {
                 if ph >= PHASES || weight == 0.0 {
                     continue;
                 }
-                let err = predict(&weights, layout, ph, s, &mut features) - s.target as f32;
+                let err = predict(&weights, layout, ph, &features) - s.target as f32;
                 if ph == own {
                     loss += (err * err) as f64;
                 }
