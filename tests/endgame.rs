@@ -9,7 +9,10 @@ use reversi::players::{Player, Strong};
 use reversi::rules::obf::Problem;
 use reversi::rules::{Bitboard, Board, Position, Square, SquareSet, WideBoard};
 use reversi::search::pattern::PatternEval;
-use reversi::search::{Evaluator, Limits, Search, Solver, StopToken, TranspositionTable};
+use reversi::search::{
+    Endgame, Evaluator, INFINITY, Limits, SELECTIVE_LEVELS, Search, Solver, StopToken,
+    TranspositionTable, proven_discs,
+};
 use reversi::tools::solve::{read_problems, solve_one};
 use std::time::{Duration, Instant};
 
@@ -194,6 +197,33 @@ fn stopped_searches_still_return_legal_moves() {
             assert!(start.elapsed() < Duration::from_secs(5));
         }
     }
+}
+
+#[test]
+fn selective_solves_leave_the_exact_one_exact() {
+    // A selective solve's bounds are guesses, stored as shallower than a
+    // solve to the end: an exact solve that follows on the same table must
+    // not take them as proved, even where they are wrong.
+    let limits = Limits::unlimited();
+    let mut wrong = 0;
+    for seed in 0..40 {
+        let board: Bitboard = random_position(8, 16, seed).board_as();
+        let exact = solve(&board).1;
+        let mut tt = TranspositionTable::new(4);
+        let selective = board
+            .solve_exact(&mut tt, &limits, -INFINITY, INFINITY, SELECTIVE_LEVELS)
+            .unwrap();
+        assert!(!selective.stopped);
+        let guess = proven_discs(selective.score).expect("a finished-game score");
+        wrong += usize::from(guess != exact);
+        let root = tt.probe(board.hash_key()).expect("the root is stored");
+        assert_eq!(root.depth, 16 - SELECTIVE_LEVELS as i32, "seed {seed}");
+        let after = Solver::new(&mut tt, &limits).solve(&board, -65, 65);
+        assert_eq!(after, exact, "seed {seed}: selective guess {guess}");
+    }
+    // The guesses are wrong often enough for the check above to mean
+    // something.
+    assert!(wrong > 0, "every selective guess was right");
 }
 
 #[test]

@@ -22,7 +22,9 @@
 //!   when it lies far enough outside the window; the depth saved goes into
 //!   deeper iterations on the lines that matter.
 
-use super::endgame::{Endgame, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED, expected_solve_nodes};
+use super::endgame::{
+    Endgame, SELECTIVE_LEVELS, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED, expected_solve_nodes,
+};
 use super::eval::{DISC, Evaluator, probcut_depth};
 use super::limits::{ClockPoll, Limits};
 use super::tt::{Bound, TranspositionTable};
@@ -112,6 +114,9 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     probcut: bool,
     /// A root move that beat the first one in the iteration under way.
     partial: Option<usize>,
+    /// The selectivity of the endgame solves: 0 for exact ones, else the
+    /// level of the selective solve under way ([`SELECTIVE_LEVELS`]).
+    selectivity: u32,
     _board: std::marker::PhantomData<B>,
 }
 
@@ -131,6 +136,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             all_exact: false,
             probcut: true,
             partial: None,
+            selectivity: 0,
             _board: std::marker::PhantomData,
         }
     }
@@ -212,16 +218,43 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                     break;
                 }
             }
+            let mut selective = None;
+            if depth >= empties
+                && B::HAS_SOLVER
+                && !self.all_exact
+                && !last.exact
+                && jump == SOLVER_JUMP_UNLIMITED
+            {
+                // Selective solves first, each filling the table with the
+                // moves the next one (and the exact one) tries first.
+                for level in (1..=SELECTIVE_LEVELS).rev() {
+                    self.selectivity = level;
+                    let score = self.prove_around(board, depth as i32, selective, &mut roots);
+                    self.selectivity = 0;
+                    let Some(score) = score else { break };
+                    log::debug!(
+                        "selective solve {level}: {} score {score} nodes {}",
+                        roots[0].sq,
+                        self.nodes
+                    );
+                    selective = Some(score);
+                    last.score = score;
+                    last.best = roots[0].sq;
+                }
+            }
             let score = {
                 // Exact iterations search the full window: with the table's
                 // moves first, the solver's PVS proves the score in one pass
-                // cheaper than aspiration re-searches do.
+                // cheaper than aspiration re-searches do around a midgame
+                // score. A selective solve's score is a better guess.
                 let guess = last.score;
                 let narrow = depth >= 4 && depth < empties && !self.all_exact;
                 // A midgame iteration that found a forced finish names the
                 // score to prove: a window just around it proves it far
                 // sooner (FFO #59, a wipe-out, needs no full-window solve).
-                let proving = depth >= empties && !self.all_exact && forced_finish(guess);
+                let proving = depth >= empties
+                    && !self.all_exact
+                    && (forced_finish(guess) || selective.is_some());
                 let mut window = if narrow && proven_discs(guess).is_none() {
                     (guess - DISC / 2, guess + DISC / 2)
                 } else if proving {
@@ -323,6 +356,32 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         expected_solve_nodes(empties) / rate < hard.saturating_duration_since(now).as_secs_f64()
     }
 
+    /// The root searched with a window just around the finished-game score
+    /// `guess` (the full window without one), widened to the full window on
+    /// the side it fails: the selective solves' scores are usually right.
+    fn prove_around(
+        &mut self,
+        board: &B,
+        depth: i32,
+        guess: Option<i32>,
+        roots: &mut [RootMove],
+    ) -> Option<i32> {
+        let mut window = match guess {
+            Some(g) if forced_finish(g) || g == 0 => (g - 1, g + 1),
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.root(board, depth, window.0, window.1, roots)?;
+            if score <= window.0 && window.0 > -INFINITY {
+                window.0 = -INFINITY;
+            } else if score >= window.1 && window.1 < INFINITY {
+                window.1 = INFINITY;
+            } else {
+                return Some(score);
+            }
+        }
+    }
+
     /// The value of `board` searched to exactly `depth` plies with the full
     /// window (no iterative deepening); `None` if a limit stopped it.
     pub fn value_at(&mut self, board: &B, depth: i32) -> Option<i32> {
@@ -387,6 +446,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         } else {
             Bound::Exact
         };
+        let depth = depth - self.selectivity as i32;
         self.tt
             .store(board.hash_key(), depth, best, bound, Some(roots[0].sq));
         Some(best)
@@ -415,7 +475,8 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         }
         let empties = board.empties().count() as i32;
         if depth >= empties
-            && let Some(solved) = board.solve_exact(self.tt, self.limits, alpha, beta)
+            && let Some(solved) =
+                board.solve_exact(self.tt, self.limits, alpha, beta, self.selectivity)
         {
             self.nodes += solved.nodes;
             if solved.stopped {

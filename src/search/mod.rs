@@ -11,7 +11,7 @@ mod tt;
 pub use alphabeta::{
     INFINITY, Iteration, Search, WIN, poll_interval, proven_discs, terminal_score,
 };
-pub use endgame::{Endgame, Solved, Solver, stable_discs, to_table};
+pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs, to_table};
 pub use eval::{DISC, Evaluator, Heuristic, probcut_depth};
 pub use limits::{Limits, StopSignal, StopToken, safety};
 pub use tt::{Bound, Hit, TranspositionTable};
