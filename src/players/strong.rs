@@ -76,10 +76,13 @@ impl Strong {
     }
 }
 
-/// A score for people: discs for the side to move, `exact` when proven.
+/// A score for people: discs for the side to move, `exact` when proven;
+/// a final score that is not (a win/loss/draw bound, a selective solve's
+/// guess, a midgame line to the end) says so.
 pub fn describe(score: i32, exact: bool) -> String {
     match proven_discs(score) {
-        Some(d) if exact || score != 0 => format!("{d:+} (exact)"),
+        Some(d) if exact => format!("{d:+} (exact)"),
+        Some(d) if score != 0 => format!("{d:+} (final, not exact)"),
         _ => format!("{:+.2}", score as f64 / DISC as f64),
     }
 }
@@ -140,5 +143,19 @@ impl Player for Strong {
 
     fn set_hash_mb(&mut self, megabytes: usize) {
         self.tt = TranspositionTable::new(megabytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::to_table;
+
+    #[test]
+    fn scores_say_whether_they_are_exact() {
+        assert_eq!(describe(to_table(6), true), "+6 (exact)");
+        assert_eq!(describe(to_table(0), true), "+0 (exact)");
+        assert_eq!(describe(to_table(-4), false), "-4 (final, not exact)");
+        assert_eq!(describe(-150, false), "-1.50");
     }
 }

@@ -195,6 +195,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             SOLVER_JUMP
         };
         let mut depth = 1;
+        // Selective solves still to run before the exact one (the level of
+        // the next), and the score of the last one.
+        let mut pending_selective = 0;
+        let mut selective = None;
         // The times of the last two finished iterations, latest first.
         let mut previous_times = [Duration::ZERO; 2];
         loop {
@@ -218,29 +222,26 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                     break;
                 }
             }
-            let mut selective = None;
-            if depth >= empties
-                && B::HAS_SOLVER
-                && !self.all_exact
-                && !last.exact
-                && jump == SOLVER_JUMP_UNLIMITED
-            {
-                // Selective solves first, each filling the table with the
-                // moves the next one (and the exact one) tries first.
-                for level in (1..=SELECTIVE_LEVELS).rev() {
-                    self.selectivity = level;
-                    let score = self.prove_around(board, depth as i32, selective, &mut roots);
-                    self.selectivity = 0;
-                    let Some(score) = score else { break };
-                    log::debug!(
-                        "selective solve {level}: {} score {score} nodes {}",
-                        roots[0].sq,
-                        self.nodes
-                    );
-                    selective = Some(score);
-                    last.score = score;
-                    last.best = roots[0].sq;
-                }
+            if pending_selective > 0 {
+                // A selective solve (see SELECTIVE_LEVELS): its move and
+                // guess stand if nothing later finishes.
+                self.selectivity = pending_selective;
+                let score = self.prove_around(board, depth as i32, selective, &mut roots);
+                self.selectivity = 0;
+                let Some(score) = score else { break };
+                selective = Some(score);
+                last = Iteration {
+                    depth,
+                    best: roots[0].sq,
+                    score,
+                    exact: false,
+                    nodes: self.nodes,
+                    elapsed: start.elapsed(),
+                    root_scores: Vec::new(),
+                };
+                report(&last);
+                pending_selective -= 1;
+                continue;
             }
             let score = {
                 // Exact iterations search the full window: with the table's
@@ -332,6 +333,11 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                     || (depth + jump > empties && self.solve_may_finish(empties, start)))
             {
                 depth = empties.max(depth);
+                // With no limit the selective solves come first: they make
+                // the exact one cheaper than they cost.
+                if jump == SOLVER_JUMP_UNLIMITED && !self.all_exact {
+                    pending_selective = SELECTIVE_LEVELS;
+                }
             }
         }
         last
