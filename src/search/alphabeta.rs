@@ -208,15 +208,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 // Against the clock, win/loss/draw first: cheap, and its
                 // move stands if the exact search runs out of time.
                 if let Some(score) = self.root(board, depth as i32, -1, 1, &mut roots) {
-                    last = Iteration {
-                        depth,
-                        best: roots[0].sq,
-                        score,
-                        exact: false,
-                        nodes: self.nodes,
-                        elapsed: start.elapsed(),
-                        root_scores: Vec::new(),
-                    };
+                    last = self.unproved(depth, roots[0].sq, score, start);
                     report(&last);
                 } else {
                     break;
@@ -225,20 +217,15 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             if pending_selective > 0 {
                 // A selective solve (see SELECTIVE_LEVELS): its move and
                 // guess stand if nothing later finishes.
+                // It searches just around the previous one's score, which is
+                // usually right.
+                let window = selective.map_or((-INFINITY, INFINITY), |g| (g - 1, g + 1));
                 self.selectivity = pending_selective;
-                let score = self.prove_around(board, depth as i32, selective, &mut roots);
+                let score = self.aspirate(board, depth as i32, window, true, &mut roots);
                 self.selectivity = 0;
                 let Some(score) = score else { break };
                 selective = Some(score);
-                last = Iteration {
-                    depth,
-                    best: roots[0].sq,
-                    score,
-                    exact: false,
-                    nodes: self.nodes,
-                    elapsed: start.elapsed(),
-                    root_scores: Vec::new(),
-                };
+                last = self.unproved(depth, roots[0].sq, score, start);
                 report(&last);
                 pending_selective -= 1;
                 continue;
@@ -256,33 +243,14 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 let proving = depth >= empties
                     && !self.all_exact
                     && (forced_finish(guess) || selective.is_some());
-                let mut window = if narrow && proven_discs(guess).is_none() {
+                let window = if narrow && proven_discs(guess).is_none() {
                     (guess - DISC / 2, guess + DISC / 2)
                 } else if proving {
                     (guess - 1, guess + 1)
                 } else {
                     (-INFINITY, INFINITY)
                 };
-                loop {
-                    let Some(score) =
-                        self.root(board, depth as i32, window.0, window.1, &mut roots)
-                    else {
-                        break None;
-                    };
-                    if score <= window.0 && window.0 > -INFINITY {
-                        window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
-                        if window.0 <= -WIN / 2 || proving {
-                            window.0 = -INFINITY;
-                        }
-                    } else if score >= window.1 && window.1 < INFINITY {
-                        window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
-                        if window.1 >= WIN / 2 || proving {
-                            window.1 = INFINITY;
-                        }
-                    } else {
-                        break Some(score);
-                    }
-                }
+                self.aspirate(board, depth as i32, window, proving, &mut roots)
             };
             let Some(score) = score else {
                 // Stopped: a move that beat the previous best at this depth
@@ -362,29 +330,48 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         expected_solve_nodes(empties) / rate < hard.saturating_duration_since(now).as_secs_f64()
     }
 
-    /// The root searched with a window just around the finished-game score
-    /// `guess` (the full window without one), widened to the full window on
-    /// the side it fails: the selective solves' scores are usually right.
-    fn prove_around(
+    /// The root searched in `window`, widened on the side it fails (by 4
+    /// discs, or at once to the full window when `proving` a guessed
+    /// finished-game score or past a finished-game bound) until the score
+    /// falls inside; `None` if the search was stopped.
+    fn aspirate(
         &mut self,
         board: &B,
         depth: i32,
-        guess: Option<i32>,
+        mut window: (i32, i32),
+        proving: bool,
         roots: &mut [RootMove],
     ) -> Option<i32> {
-        let mut window = match guess {
-            Some(g) if forced_finish(g) || g == 0 => (g - 1, g + 1),
-            _ => (-INFINITY, INFINITY),
-        };
         loop {
             let score = self.root(board, depth, window.0, window.1, roots)?;
             if score <= window.0 && window.0 > -INFINITY {
-                window.0 = -INFINITY;
+                window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
+                if window.0 <= -WIN / 2 || proving {
+                    window.0 = -INFINITY;
+                }
             } else if score >= window.1 && window.1 < INFINITY {
-                window.1 = INFINITY;
+                window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
+                if window.1 >= WIN / 2 || proving {
+                    window.1 = INFINITY;
+                }
             } else {
                 return Some(score);
             }
+        }
+    }
+
+    /// An iteration whose score is not the exact value at `depth` (a
+    /// win/loss/draw bound, a selective solve's guess): its move stands
+    /// until a later iteration finishes.
+    fn unproved(&self, depth: u32, best: usize, score: i32, start: Instant) -> Iteration {
+        Iteration {
+            depth,
+            best,
+            score,
+            exact: false,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            root_scores: Vec::new(),
         }
     }
 

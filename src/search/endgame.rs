@@ -73,17 +73,19 @@ pub fn expected_solve_nodes(empties: u32) -> f64 {
 /// shallow search lies far beyond the window returns that bound unproved.
 /// Each fills the table with moves and bounds for the next, so that the
 /// exact solve mostly confirms what it finds there. Solver nodes, one
-/// thread, against none (all with the settings below unless named):
+/// thread, against none (with the settings below):
 ///
 /// | positions | exact only | selective first |
 /// |---|---|---|
 /// | 20 held-out WTHOR, 26 empties | 4.77 G | 4.17 G (-12.5%) |
 /// | 40 held-out WTHOR, 24 empties | 2.06 G | 2.03 G (-1.5%; time +0.8%) |
 ///
-/// On the 26-empty set, three levels (t = 2, 1.5, 1) took 4.20 G, one
-/// (t = 1) 4.41 G, t = 2 then 1 4.13 G, t = 1 then 0.6 4.45 G; ProbCut
-/// from 8 empties 4.34 G, from 12 4.43 G, from 14 4.82 G; the 4-ply
-/// shallow search from 16 empties 4.14 G, from 22 4.34 G.
+/// Other settings on the 26-empty set: three levels (t = 2, 1.5, 1) took
+/// 4.20 G, t = 2 then 1 4.13 G, t = 1 then 0.6 4.45 G; with three levels,
+/// ProbCut from 8 empties 4.34 G, from 12 4.43 G, from 14 4.82 G; one level
+/// (t = 1) from 12 empties 4.41 G; the 4-ply shallow search from 16
+/// empties 4.14 G, from 22 4.34 G; no shallow search (the evaluation
+/// alone) below 14 empties 4.14 G; 6 plies from 24 empties 4.17 G.
 pub const SELECTIVE_LEVELS: u32 = 2;
 /// Fewest empties at which a selective solve tries ProbCut.
 const SELECTIVE_EMPTIES: u32 = 10;
