@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use reversi::lab::{self, LabError, Wording};
 use reversi::players;
 use reversi::referee::arena::{self, MatchConfig, Openings, split_move_list};
-use reversi::referee::contestant::Contestant;
+use reversi::referee::contestant::{Contestant, TimeControl};
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::rules::{Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft};
 use reversi::rules::{Color, Game, Move, comp, parse_move};
@@ -121,6 +121,10 @@ enum Command {
         /// Time per move, in milliseconds.
         #[arg(long, default_value_t = 100)]
         time_ms: u64,
+        /// A clock for the whole game instead: each side gets this many
+        /// milliseconds for all its moves, and loses when it runs out.
+        #[arg(long)]
+        game_time_ms: Option<u64>,
         /// Lateness allowed before a move is forfeited, in milliseconds.
         #[arg(long, default_value_t = 50)]
         margin_ms: u64,
@@ -309,6 +313,7 @@ fn main() -> ExitCode {
             games,
             size,
             time_ms,
+            game_time_ms,
             margin_ms,
             openings,
             max_plies,
@@ -321,7 +326,10 @@ fn main() -> ExitCode {
                 MatchConfig {
                     size,
                     games,
-                    time: Duration::from_millis(time_ms),
+                    time: match game_time_ms {
+                        Some(ms) => TimeControl::PerGame(Duration::from_millis(ms)),
+                        None => TimeControl::PerMove(Duration::from_millis(time_ms)),
+                    },
                     margin: Duration::from_millis(margin_ms),
                     openings,
                     max_plies,
@@ -459,9 +467,9 @@ fn run_match(
         p.finish();
     }
     println!(
-        "{n}x{n}, {} games per pairing, {} ms a move (+{} ms margin), openings {}, seed {}\n{text}",
+        "{n}x{n}, {} games per pairing, {} (+{} ms margin), openings {}, seed {}\n{text}",
         config.games,
-        config.time.as_millis(),
+        config.time.label(),
         config.margin.as_millis(),
         config.openings_label(),
         config.seed,

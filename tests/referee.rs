@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A fake GTP engine: answers `=` to everything except `genmove`, where it
-/// runs `on_genmove` (shell code that should print a reply).
+/// runs `on_genmove` (shell code that should print a reply). Every line it
+/// reads is appended to `<its path>.log`.
 fn fake_engine(name: &str, on_genmove: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let script = format!(
-        "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    genmove*) {on_genmove} ;;\n    quit*) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> \"$0.log\"\n  case \"$line\" in\n    genmove*) {on_genmove} ;;\n    quit*) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
     );
     std::fs::write(&path, script).unwrap();
     Command::new("chmod").arg("+x").arg(&path).status().unwrap();
@@ -63,6 +64,32 @@ fn a_late_move_loses() {
     let fake = fake_engine("late", "sleep 0.4; printf '= d3\\n\\n'");
     let table = referee(&fake, 2);
     assert!(row(&table, "cmd:").ends_with("2 late"), "{table}");
+}
+
+#[test]
+fn a_game_clock_runs_over_moves_and_runs_out() {
+    // 0.3 s a move on a 0.5 s clock: the first move is in time, the
+    // second is not (under a per-move limit both would be).
+    let fake = fake_engine("clocked", "sleep 0.3; printf '= d3\\n\\n'");
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", &format!("cmd:{}", fake.display()), "greedy"])
+        .args(["--games", "1", "--openings", "none"])
+        .args(["--game-time-ms", "500", "--margin-ms", "50"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("500 ms a game"), "{table}");
+    assert!(row(&table, "cmd:").ends_with("1 late"), "{table}");
+    let log = std::fs::read_to_string(fake.with_extension("log")).unwrap();
+    assert!(log.contains("time_settings 0.5 0 0"), "{log}");
+    let left: Vec<f64> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("time_left black "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(left.len(), 2, "{log}");
+    assert_eq!(left[0], 0.5);
+    assert!(left[1] > 0.1 && left[1] < 0.2, "{log}");
 }
 
 #[test]

@@ -2,12 +2,11 @@
 //! request in order, and is the only writer of stdout. A refused command
 //! changes nothing.
 
-use super::clock::Clock;
 use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
 use crate::engine::Engine;
 use crate::players::{DEFAULT_HASH_MB, Greedy, Player};
 use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size};
-use crate::search::{DISC, Limits, StopToken, proven_discs};
+use crate::search::{Clock, DISC, Limits, StopToken, proven_discs};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 

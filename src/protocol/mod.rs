@@ -6,7 +6,6 @@
 //! and the only writer of stdout and answers every line in order; and the
 //! engine's search thread (see [`crate::engine`]).
 
-mod clock;
 mod command;
 mod controller;
 

@@ -3,7 +3,7 @@
 //! for illegal, unreadable or late moves and for engines that die, and the
 //! tables that summarise it all.
 
-use super::contestant::{Contestant, Forfeit};
+use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
 use super::records::GameRecord;
 use crate::rules::{Color, Game, Move, parse_move};
 use rand::{RngExt, SeedableRng};
@@ -87,7 +87,7 @@ pub struct MatchConfig {
     pub size: usize,
     /// Games per pairing (colours alternate, each opening played twice).
     pub games: usize,
-    pub time: Duration,
+    pub time: TimeControl,
     /// Allowed lateness before a move is forfeited.
     pub margin: Duration,
     pub openings: Openings,
@@ -195,6 +195,11 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
         game.play(c, m).expect("opening moves are legal");
     }
     let mut time = [(Duration::ZERO, 0usize); 2];
+    // What is left on each side's clock under a game clock.
+    let mut left = [match config.time {
+        TimeControl::PerGame(main) => main,
+        TimeControl::PerMove(_) => Duration::ZERO,
+    }; 2];
     let mut max_time = [Duration::ZERO; 2];
     let mut forfeit = None;
     for (i, side) in sides.iter_mut().enumerate() {
@@ -213,8 +218,13 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
         let mv = if !game.position().has_moves(color) {
             Move::Pass
         } else {
-            match sides[me].genmove(&game, color, config.time, config.margin) {
+            let budget = match config.time {
+                TimeControl::PerMove(limit) => MoveTime::Fixed(limit),
+                TimeControl::PerGame(_) => MoveTime::Clock(left[me]),
+            };
+            match sides[me].genmove(&game, color, budget, config.margin) {
                 Ok((mv, took)) => {
+                    left[me] = left[me].saturating_sub(took);
                     time[me].0 += took;
                     time[me].1 += 1;
                     max_time[me] = max_time[me].max(took);
@@ -252,7 +262,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
         start: *game.start(),
         moves: game.moves().collect(),
         end,
-        time_control: format!("{}s/move", config.time.as_secs_f64()),
+        time_control: config.time.record(),
     };
     let black_discs = record.black_score();
     Outcome {
@@ -550,5 +560,29 @@ mod tests {
         assert!(ci > 0.0 && ci < 0.5);
         assert_eq!(elo(0.75), "+191");
         assert_eq!(elo(1.0), "+inf");
+    }
+
+    #[test]
+    fn built_in_players_spread_a_game_clock_over_the_game() {
+        let config = MatchConfig {
+            size: 8,
+            games: 1,
+            time: TimeControl::PerGame(Duration::from_millis(600)),
+            margin: Duration::from_millis(50),
+            openings: Openings::None,
+            max_plies: None,
+            seed: 1,
+        };
+        let mut a = Contestant::new("strong").unwrap();
+        let mut b = Contestant::new("strong").unwrap();
+        let outcome = play_game([&mut a, &mut b], &config, 0);
+        assert!(outcome.forfeit.is_none(), "{:?}", outcome.forfeit);
+        assert!(outcome.record.end.is_game_over());
+        for (used, moves) in outcome.time {
+            assert!(moves >= 20, "{moves} moves");
+            // The whole game's moves on one clock, none late.
+            assert!(used <= Duration::from_millis(650), "{used:?}");
+        }
+        assert_eq!(outcome.record.time_control, "0.6s/game");
     }
 }

@@ -6,7 +6,7 @@ use super::client::{ClientError, GtpClient};
 use crate::engine::Engine;
 use crate::players::DEFAULT_HASH_MB;
 use crate::rules::{Color, Game, Move, parse_move};
-use crate::search::Limits;
+use crate::search::{Clock, Limits};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,8 @@ pub enum Forfeit {
     Illegal(String),
     /// A reply that is not a move.
     Unreadable(String),
-    /// A move later than the limit plus the margin.
+    /// A move later than the limit plus the margin (or, under a game
+    /// clock, a clock run out).
     Late(Duration),
     /// No reply at all in time.
     NoReply,
@@ -62,6 +63,54 @@ fn from_client(e: ClientError) -> Forfeit {
         ClientError::Timeout => Forfeit::NoReply,
         ClientError::Died | ClientError::Spawn(_) => Forfeit::Died,
         ClientError::Refused(m) | ClientError::Garbled(m) => Forfeit::Refused(m),
+    }
+}
+
+/// How much time the players get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// The same time for every move.
+    PerMove(Duration),
+    /// One clock per side for the whole game (absolute time, as in
+    /// tournaments): a side may think long on one move and fast on the
+    /// next, and loses when its clock runs out.
+    PerGame(Duration),
+}
+
+impl TimeControl {
+    /// As the match header and the records give it.
+    pub fn label(&self) -> String {
+        match self {
+            TimeControl::PerMove(t) => format!("{} ms a move", t.as_millis()),
+            TimeControl::PerGame(t) => format!("{} ms a game", t.as_millis()),
+        }
+    }
+
+    /// The GGF `TI` field's text.
+    pub(super) fn record(&self) -> String {
+        match self {
+            TimeControl::PerMove(t) => format!("{}s/move", t.as_secs_f64()),
+            TimeControl::PerGame(t) => format!("{}s/game", t.as_secs_f64()),
+        }
+    }
+}
+
+/// The time one move may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveTime {
+    /// A limit for this move alone.
+    Fixed(Duration),
+    /// What is left on the mover's clock for the rest of the game.
+    Clock(Duration),
+}
+
+impl MoveTime {
+    /// The longest the move may take before it is late.
+    fn limit(&self) -> Duration {
+        match *self {
+            MoveTime::Fixed(limit) => limit,
+            MoveTime::Clock(left) => left,
+        }
     }
 }
 
@@ -111,12 +160,12 @@ impl Contestant {
         }
     }
 
-    /// Prepares a new game on an n x n board with `limit` a move, then the
+    /// Prepares a new game on an n x n board under `time`, then the
     /// opening moves already played.
     pub fn start_game(
         &mut self,
         n: usize,
-        limit: Duration,
+        time: TimeControl,
         opening: &[(Color, Move)],
     ) -> Result<(), Forfeit> {
         match &mut self.kind {
@@ -132,9 +181,18 @@ impl Contestant {
                 let mut send = |cmd: &str| c.send(cmd, SETUP_TIMEOUT).map_err(from_client);
                 send(&format!("boardsize {n}"))?;
                 send("clear_board")?;
-                // Our daemon's per-move time; GTP byo-yomi of one move for others.
-                if send(&format!("set movetime {}", limit.as_millis().max(1))).is_err() {
-                    send(&format!("time_settings 0 {} 1", limit.as_secs_f64()))?;
+                match time {
+                    // Our daemon's per-move time; GTP byo-yomi of one move
+                    // for others.
+                    TimeControl::PerMove(limit) => {
+                        if send(&format!("set movetime {}", limit.as_millis().max(1))).is_err() {
+                            send(&format!("time_settings 0 {} 1", limit.as_secs_f64()))?;
+                        }
+                    }
+                    // GTP absolute time: main time and no byo-yomi.
+                    TimeControl::PerGame(main) => {
+                        send(&format!("time_settings {} 0 0", main.as_secs_f64()))?;
+                    }
                 }
                 for (color, mv) in opening {
                     send(&format!("play {color} {mv}"))?;
@@ -157,26 +215,46 @@ impl Contestant {
         }
     }
 
-    /// Asks for `color`'s move in `game`, within `limit` plus `margin`;
+    /// Asks for `color`'s move in `game`, within `time` plus `margin`;
     /// returns the legal move and the time it took.
     pub fn genmove(
         &mut self,
         game: &Game,
         color: Color,
-        limit: Duration,
+        time: MoveTime,
         margin: Duration,
     ) -> Result<(Move, Duration), Forfeit> {
         let pos = *game.position();
+        let limit = time.limit();
         let (mv, took) = match &mut self.kind {
             Kind::Builtin(engine) => {
                 let start = Instant::now();
-                let mv = engine
-                    .choose(&pos, Limits::movetime(limit))
-                    .ok_or(Forfeit::NoReply)?;
+                let limits = match time {
+                    MoveTime::Fixed(limit) => Limits::movetime(limit),
+                    // The daemon's own share of a clock: what is left,
+                    // spread over the moves still to come.
+                    MoveTime::Clock(left) => {
+                        let mut clock = Clock::per_move(left);
+                        clock.set_clocks(left.as_secs_f64(), 0.0, 0);
+                        let (hard, soft) = clock.budget(color, pos.empties());
+                        Limits::default().with_budget(hard, soft)
+                    }
+                };
+                let mv = engine.choose(&pos, limits).ok_or(Forfeit::NoReply)?;
                 (mv, start.elapsed())
             }
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died)?;
+                if let MoveTime::Clock(left) = time {
+                    // An engine that keeps its own clock may refuse this.
+                    let told = c.send(
+                        &format!("time_left {color} {:.3} 0", left.as_secs_f64()),
+                        SETUP_TIMEOUT,
+                    );
+                    if let Err(e @ (ClientError::Died | ClientError::Timeout)) = told {
+                        return Err(from_client(e));
+                    }
+                }
                 // Wait well past the limit so that a late reply is told
                 // apart from none at all.
                 let wait = limit * 2 + margin + Duration::from_secs(2);

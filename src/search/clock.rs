@@ -1,14 +1,16 @@
-//! Time control for `genmove`: a fixed time per move (`set movetime`), or
-//! GTP clocks (`time_settings`, `time_left`) from which each move's budget
-//! is derived.
+//! Time control for one move's search: a fixed time per move (`set
+//! movetime`), or GTP clocks (`time_settings`, `time_left`) from which each
+//! move's budget is derived. The daemon's `genmove` and the referee's
+//! built-in players under a game clock share it, so that both spend a clock
+//! the same way.
 //!
 //! GTP's `time_settings main byoyomi stones` means `main` seconds, then
 //! Canadian byo-yomi: `byoyomi` seconds for every `stones` moves. As in the
 //! GTP 2 spec, `byoyomi > 0` with `stones = 0` means no time limit (and the
 //! per-move time applies), `byoyomi = 0` means absolute time.
 
+use super::safety;
 use crate::rules::Color;
-use crate::search::safety;
 use std::time::Duration;
 
 /// The least time a move is given, even with the clock nearly out.
@@ -82,7 +84,9 @@ impl Clock {
 
     /// `time_left`: what a GUI says is left on `color`'s clock. A full,
     /// fresh period (all of the main time, or a whole byo-yomi period) is
-    /// exact; anything else may be rounded up to whole seconds.
+    /// exact, and so is a figure with a fraction (a referee counting
+    /// milliseconds); whole seconds for a period under way may have been
+    /// rounded up.
     pub fn set_left(&mut self, color: Color, seconds: f64, stones: u64) {
         if let Some(c) = &mut self.clocks {
             let fresh = if stones == 0 {
@@ -93,7 +97,7 @@ impl Clock {
             *c.side(color) = SideClock {
                 left: seconds,
                 stones,
-                rounded: !fresh,
+                rounded: !fresh && seconds.fract() == 0.0,
             };
         }
     }
@@ -209,6 +213,9 @@ mod tests {
         assert_eq!(c.budget(Color::Black, 30).0, ms(2000) - SAFETY);
         c.set_left(Color::Black, 1.0, 1);
         assert_eq!(c.budget(Color::Black, 30).0, ms(500) - SAFETY);
+        // A figure to the millisecond is exact.
+        c.set_left(Color::Black, 2.5, 1);
+        assert_eq!(c.budget(Color::Black, 30).0, ms(2500) - SAFETY);
     }
 
     #[test]
