@@ -13,6 +13,17 @@ use super::safety;
 use crate::rules::Color;
 use std::time::Duration;
 
+/// In main time, a move may run to this many times its share of the clock
+/// when an iteration started in time runs long; the later moves' shares
+/// shrink to make up for it.
+const OVERSPEND: f64 = 2.0;
+/// In main time, no iteration starts once this much of the move's share is
+/// gone: with iterations that take about as long as all the ones before,
+/// a move then uses about its share on average.
+const SOFT_SHARE: f64 = 0.7;
+/// Most of what is left on the clock that one move may use.
+const MOST_OF_LEFT: f64 = 0.25;
+
 /// The least time a move is given, even with the clock nearly out.
 const MINIMUM: Duration = Duration::from_millis(5);
 /// GUIs send `time_left` in whole seconds (Quarry says `3` with 2.2 s
@@ -125,9 +136,16 @@ impl Clock {
 
     /// (hard, soft) limits for `color`'s next move with `empties` empty
     /// squares left.
+    ///
+    /// A fixed time per move, or a byo-yomi period's share, is a hard
+    /// limit, so the search starts no iteration after half of it. In main
+    /// time a move's share is a target: iterations start until 70% of it
+    /// is gone and may run to twice it, so that the clock is spent rather
+    /// than half saved.
     pub fn budget(&self, color: Color, empties: u32) -> (Duration, Duration) {
-        let hard = match &self.clocks {
-            None => self.per_move,
+        // The hard limit, and in main time the soft one.
+        let (limit, target) = match &self.clocks {
+            None => (self.per_move, None),
             Some(c) => {
                 let side = match color {
                     Color::Black => c.black,
@@ -139,8 +157,8 @@ impl Clock {
                     side.left
                 }
                 .max(0.0);
-                let seconds = if side.stones > 0 {
-                    left / side.stones as f64
+                if side.stones > 0 {
+                    (Duration::from_secs_f64(left / side.stones as f64), None)
                 } else {
                     // Our moves still to come, roughly half the empties;
                     // keep a reserve so the last moves are not starved.
@@ -150,13 +168,19 @@ impl Clock {
                     } else {
                         0.0
                     };
-                    left / moves_left + per_stone
-                };
-                Duration::from_secs_f64(seconds.max(0.0))
+                    let share = left / moves_left + per_stone;
+                    let hard = (share * OVERSPEND)
+                        .min(left * MOST_OF_LEFT + per_stone)
+                        .max(share);
+                    (
+                        Duration::from_secs_f64(hard),
+                        Some(Duration::from_secs_f64(share * SOFT_SHARE)),
+                    )
+                }
             }
         };
-        let hard = hard.saturating_sub(safety(hard)).max(MINIMUM);
-        (hard, hard / 2)
+        let hard = limit.saturating_sub(safety(limit)).max(MINIMUM);
+        (hard, target.map_or(hard / 2, |t| t.min(hard)))
     }
 }
 
@@ -194,14 +218,29 @@ mod tests {
     fn main_time_is_spread_over_the_remaining_moves() {
         let mut c = Clock::per_move(ms(1000));
         c.set_clocks(64.0, 10.0, 5);
-        // 60 empties: 30 + 2 moves share 64 s, plus 2 s of byo-yomi each.
-        assert_eq!(c.budget(Color::White, 60).0, ms(4000) - SAFETY);
+        // 60 empties: 30 + 2 moves share 64 s, plus 2 s of byo-yomi each:
+        // a 4 s share, which a long iteration may take to 8 s.
+        assert_eq!(c.budget(Color::White, 60), (ms(8000) - SAFETY, ms(2800)));
         // A fresh byo-yomi period as a GUI reports it is exact.
         c.set_left(Color::White, 10.0, 5);
         assert_eq!(c.budget(Color::White, 60).0, ms(2000) - SAFETY);
         // A period under way is trusted to a second less.
         c.set_left(Color::White, 9.0, 4);
         assert_eq!(c.budget(Color::White, 60).0, ms(2000) - SAFETY);
+    }
+
+    #[test]
+    fn absolute_time_is_spent_not_saved() {
+        let mut c = Clock::per_move(ms(1000));
+        c.set_clocks(32.0, 0.0, 0);
+        // A 1 s share: no iteration starts after 0.7 s, none runs past 2 s.
+        assert_eq!(c.budget(Color::Black, 60), (ms(2000) - SAFETY, ms(700)));
+        // Near the end one move never takes more than a quarter of the
+        // clock.
+        c.set_left(Color::Black, 1.2, 0);
+        let (hard, soft) = c.budget(Color::Black, 4);
+        assert_eq!(hard, ms(300) - safety(ms(300)));
+        assert_eq!(soft, ms(210));
     }
 
     #[test]
