@@ -153,7 +153,7 @@ enum Command {
         out: String,
         /// Every position with at most this many empty squares is solved
         /// exactly (earlier ones take the first solved score).
-        #[arg(long, default_value_t = 14)]
+        #[arg(long, default_value_t = 18)]
         solve_empties: u32,
         /// Passes of gradient descent over the positions.
         #[arg(long, default_value_t = 12)]
@@ -541,13 +541,7 @@ fn run_train(
     }
     let games = &per_game;
     let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
-    let flat = |g: &[Vec<train::Sample>]| {
-        g.iter()
-            .flatten()
-            .copied()
-            .filter(train::fitted)
-            .collect::<Vec<_>>()
-    };
+    let flat = |g: &[Vec<train::Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
     let (training, test) = (flat(&games[..split]), flat(&games[split..]));
     eprintln!(
         "{} games, {} training positions, {} held out",

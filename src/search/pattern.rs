@@ -29,17 +29,17 @@ pub const SHAPES: [(&str, u64); 11] = [
     ("diag4", 0x0000_0000_8040_2010),
 ];
 
-/// Number of game phases, each with its own weights.
-pub const PHASES: usize = 12;
-/// Fewest empties with a phase of their own; fewer share the last phase.
-pub const LAST_PHASE_EMPTIES: u32 = 14;
+/// Number of game phases, each with its own weights: one for every four
+/// empties, down to the end of the game (the solver's shallow searches and
+/// its probcut read the evaluation near the end too).
+pub const PHASES: usize = 15;
 /// Weights are stored in 1/SCALE discs.
 pub const SCALE: i32 = 128;
 
 /// The phase of a position with `empties` empty squares.
 #[inline]
 pub fn phase(empties: u32) -> usize {
-    ((59 - empties.clamp(LAST_PHASE_EMPTIES, 59)) / 4) as usize
+    ((59 - empties.min(59)) / 4) as usize
 }
 
 fn flip_vertical(x: u64) -> u64 {
@@ -466,14 +466,14 @@ pub fn probcut_band(empties: u32) -> usize {
 /// games.txt.xz | tail -n 20000 | reversi probcut --games 400 --per-game 2
 /// --max-depth 10` (the WTHOR games of `../shared/data/wthor/`).
 const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 8] = [
-    [(-49, 538), (-88, 366), (-49, 401), (-43, 329), (37, 249)],
-    [(-51, 508), (-68, 326), (-31, 331), (-37, 311), (-15, 195)],
-    [(49, 559), (6, 325), (-20, 269), (-7, 241), (-30, 201)],
-    [(-90, 719), (-90, 431), (-66, 406), (-32, 367), (-53, 259)],
-    [(31, 813), (13, 392), (-54, 309), (-2, 285), (-8, 233)],
-    [(-109, 697), (-79, 403), (-25, 330), (0, 238), (-37, 208)],
-    [(-30, 675), (24, 358), (-33, 333), (1, 230), (-11, 190)],
-    [(-101, 800), (-80, 474), (-19, 387), (17, 309), (-34, 243)],
+    [(-67, 442), (-74, 362), (-38, 404), (-66, 317), (46, 250)],
+    [(-21, 376), (-27, 299), (-44, 321), (-26, 294), (-42, 211)],
+    [(-3, 400), (-23, 359), (-25, 271), (-5, 217), (0, 193)],
+    [(-57, 569), (-40, 376), (-101, 402), (1, 366), (-93, 237)],
+    [(-43, 556), (-38, 409), (-44, 313), (-25, 275), (53, 228)],
+    [(-24, 490), (5, 384), (-46, 348), (44, 249), (-85, 178)],
+    [(-37, 451), (-27, 326), (-20, 324), (-14, 239), (34, 174)],
+    [(12, 528), (31, 436), (-41, 382), (51, 308), (-102, 212)],
 ];
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 use crate::referee::arena::split_move_list;
 use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move};
-use crate::search::pattern::{LAST_PHASE_EMPTIES, Layout, PHASES, SCALE, phase};
+use crate::search::pattern::{Layout, PHASES, SCALE, phase};
 use crate::search::{Limits, Solver, TranspositionTable};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -215,12 +215,6 @@ pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, String> {
     Ok(games)
 }
 
-/// Whether the evaluation has a phase of its own for the sample's number of
-/// empties: fewer would share the last phase and skew it.
-pub fn fitted(s: &Sample) -> bool {
-    s.empties() >= LAST_PHASE_EMPTIES
-}
-
 /// Reads the game lines of a file.
 pub fn read_games(text: &str) -> Vec<Vec<Move>> {
     text.lines()
@@ -366,7 +360,7 @@ mod tests {
         let layout = Layout::get();
         let constant = |w: &[f32], ph: usize| w[(ph + 1) * layout.per_phase - 1];
         let cfg = |smooth| TrainConfig {
-            solve_empties: 14,
+            solve_empties: 18,
             epochs: 3,
             holdout: 0.0,
             threads: 1,
