@@ -235,6 +235,37 @@ fn the_engine_finds_the_ffo_best_move_through_the_player() {
     assert_eq!(p.agrees(mv, 18), Some(true), "{mv}");
 }
 
+#[test]
+fn a_forced_finish_found_in_the_midgame_is_left_to_the_solver() {
+    // FFO #59 (34 empties, +64): midgame iterations see the wipe-out from
+    // about 22 plies. Proving it there took the midgame search more than
+    // 15 minutes (no ProbCut at finished-game windows); the solver takes
+    // 7 M nodes. A stuck search is stopped after two minutes so that the
+    // test fails rather than hangs.
+    let p = ffo("fforum-40-59.obf").pop().unwrap();
+    let stop = StopToken::new();
+    let limits = Limits {
+        stop: stop.clone(),
+        ..Limits::unlimited()
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let position = p.position;
+    std::thread::spawn(move || {
+        let it = Strong::new(64).search_position(&position, &limits);
+        let _ = tx.send(it);
+    });
+    let it = match rx.recv_timeout(Duration::from_secs(120)) {
+        Ok(it) => it.expect("the side to move has moves"),
+        Err(_) => {
+            stop.stop();
+            panic!("FFO #59 was not solved in two minutes");
+        }
+    };
+    assert!(it.exact, "{it:?}");
+    assert_eq!(proven_discs(it.score), Some(64));
+    assert!(it.nodes < 100_000_000, "{} nodes", it.nodes);
+}
+
 /// Plain negamax to `depth` plies on an evaluation, no pruning: the value
 /// the midgame search must find when nothing is cut by ProbCut.
 fn negamax_to<E: Evaluator<Bitboard>>(b: &Bitboard, depth: i32, eval: &E) -> i32 {
