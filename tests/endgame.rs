@@ -240,7 +240,7 @@ fn a_forced_finish_found_in_the_midgame_is_left_to_the_solver() {
     // FFO #59 (34 empties, +64): midgame iterations see the wipe-out from
     // about 22 plies. Proving it there took the midgame search more than
     // 15 minutes (no ProbCut at finished-game windows); the solver takes
-    // 7 M nodes. A stuck search is stopped after two minutes so that the
+    // about 1 M nodes. A stuck search is stopped after two minutes so that the
     // test fails rather than hangs.
     let p = ffo("fforum-40-59.obf").pop().unwrap();
     let stop = StopToken::new();

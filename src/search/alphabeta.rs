@@ -340,7 +340,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// such scores far sooner than a midgame search, which has no ProbCut
     /// at finished-game windows and would search every other root move to
     /// its full depth to beat a forced win (FFO #59 at 22 plies: more than
-    /// 15 minutes, against 0.4 s to solve it).
+    /// 15 minutes; the solver proves it in 0.1 s).
     fn aspirate(
         &mut self,
         board: &B,
