@@ -235,35 +235,64 @@ fn the_engine_finds_the_ffo_best_move_through_the_player() {
     assert_eq!(p.agrees(mv, 18), Some(true), "{mv}");
 }
 
-#[test]
-fn a_forced_finish_found_in_the_midgame_is_left_to_the_solver() {
-    // FFO #59 (34 empties, +64): midgame iterations see the wipe-out from
-    // about 22 plies. Proving it there took the midgame search more than
-    // 15 minutes (no ProbCut at finished-game windows); the solver takes
-    // about 1 M nodes. A stuck search is stopped after two minutes so that the
-    // test fails rather than hangs.
-    let p = ffo("fforum-40-59.obf").pop().unwrap();
+/// Runs `search` in its own thread with a stop token; a search still
+/// running after two minutes is stopped and the test fails, rather than
+/// hanging.
+fn within_two_minutes<T: Send + 'static>(
+    what: &str,
+    search: impl FnOnce(Limits) -> T + Send + 'static,
+) -> T {
     let stop = StopToken::new();
     let limits = Limits {
         stop: stop.clone(),
         ..Limits::unlimited()
     };
     let (tx, rx) = std::sync::mpsc::channel();
-    let position = p.position;
     std::thread::spawn(move || {
-        let it = Strong::new(64).search_position(&position, &limits);
-        let _ = tx.send(it);
+        let _ = tx.send(search(limits));
     });
-    let it = match rx.recv_timeout(Duration::from_secs(120)) {
-        Ok(it) => it.expect("the side to move has moves"),
-        Err(_) => {
+    rx.recv_timeout(Duration::from_secs(120))
+        .unwrap_or_else(|_| {
             stop.stop();
-            panic!("FFO #59 was not solved in two minutes");
-        }
-    };
+            panic!("{what} did not finish in two minutes");
+        })
+}
+
+#[test]
+fn a_forced_finish_found_in_the_midgame_is_left_to_the_solver() {
+    // FFO #59 (34 empties, +64): midgame iterations see the wipe-out from
+    // about 22 plies. Proving it there took the midgame search more than
+    // 15 minutes (no ProbCut at finished-game windows); the solver takes
+    // about 1 M nodes.
+    let position = ffo("fforum-40-59.obf").pop().unwrap().position;
+    let it = within_two_minutes("the solve of FFO #59", move |limits| {
+        Strong::new(64).search_position(&position, &limits)
+    })
+    .expect("the side to move has moves");
     assert!(it.exact, "{it:?}");
     assert_eq!(proven_discs(it.score), Some(64));
     assert!(it.nodes < 100_000_000, "{} nodes", it.nodes);
+}
+
+#[test]
+fn a_midgame_search_hands_finished_game_windows_to_the_solver() {
+    // Iterative deepening with no aspiration: from 21 plies one line of
+    // FFO #59 proves the wipe-out and the other moves are searched against
+    // that finished-game bound. With no ProbCut there, every line must
+    // reach the full depth to fail low: the midgame search alone ran past
+    // two minutes at 22 plies; with the solver, well under a second.
+    let board: Bitboard = ffo("fforum-40-59.obf").pop().unwrap().position.board_as();
+    let (score, nodes) = within_two_minutes("a 22-ply search of FFO #59", move |limits| {
+        let mut tt = TranspositionTable::new(64);
+        let mut search = Search::new(8, &mut tt, PatternEval::builtin(), &limits);
+        let score = (1..=22)
+            .map(|d| search.value_at(&board, d))
+            .last()
+            .flatten();
+        (score, search.nodes())
+    });
+    assert_eq!(score.and_then(proven_discs), Some(64));
+    assert!(nodes < 100_000_000, "{nodes} nodes");
 }
 
 /// Plain negamax to `depth` plies on an evaluation, no pruning: the value
