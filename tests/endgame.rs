@@ -171,6 +171,38 @@ fn small_boards_are_searched_exactly_to_the_end() {
 }
 
 #[test]
+fn a_stopped_search_counts_its_unfinished_iteration() {
+    // The move's log reports what the whole decision cost, not what the
+    // search had cost when its last iteration finished.
+    let pos = random_position(12, 120, 17);
+    let board: WideBoard = pos.board_as();
+    let stop = StopToken::new();
+    let limits = Limits {
+        stop: stop.clone(),
+        ..Limits::unlimited()
+    };
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        stop.stop();
+    });
+    let mut tt = TranspositionTable::new(8);
+    let eval = reversi::search::Heuristic::new(12);
+    let mut search = Search::new(12, &mut tt, &eval, &limits);
+    let mut reported = None;
+    let start = Instant::now();
+    let it = search.run(&board, |it| reported = Some((it.nodes, it.elapsed)));
+    let took = start.elapsed();
+    raiser.join().unwrap();
+    let (nodes, elapsed) = reported.expect("depth 1 finishes in 300 ms");
+    assert!(
+        it.nodes > nodes,
+        "{} nodes, {nodes} at the last iteration",
+        it.nodes
+    );
+    assert!(it.elapsed > elapsed && it.elapsed <= took, "{it:?}");
+}
+
+#[test]
 fn stopped_searches_still_return_legal_moves() {
     let mut player = Strong::new(8);
     for n in [8, 12, 26] {

@@ -77,9 +77,12 @@ pub struct Iteration {
     pub score: i32,
     /// Whether the depth reached the end of the game in every line.
     pub exact: bool,
-    /// Nodes searched so far in this decision.
+    /// Nodes searched so far in this decision; in the iteration
+    /// [`Search::run`] returns, all of them, the unfinished iteration's
+    /// included, so that a move's log tells what it cost.
     pub nodes: u64,
-    /// Time since the decision started.
+    /// Time since the decision started; in the returned iteration, the
+    /// whole decision's.
     pub elapsed: Duration,
     /// The scores of the root moves searched with a full window, best first.
     pub root_scores: Vec<(usize, i32)>,
@@ -161,9 +164,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
 
     /// Runs iterative deepening on `board` (which must have a legal move)
     /// until a limit, calling `report` after each finished iteration.
-    /// Returns the last finished iteration; if even depth 1 could not
-    /// finish, the best-ordered move with no score (`None` from `report`'s
-    /// point of view, and `depth` 0 here).
+    /// Returns the last finished iteration, with the whole search's nodes
+    /// and time; if even depth 1 could not finish, the best-ordered move
+    /// with no score (`None` from `report`'s point of view, and `depth` 0
+    /// here).
     pub fn run(&mut self, board: &B, mut report: impl FnMut(&Iteration)) -> Iteration {
         let start = Instant::now();
         self.tt.new_search();
@@ -308,6 +312,8 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 }
             }
         }
+        last.nodes = self.nodes;
+        last.elapsed = start.elapsed();
         last
     }
 
