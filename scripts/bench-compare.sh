@@ -5,11 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev="${1:?usage: scripts/bench-compare.sh <revision>}"
-base=$(mktemp -d)
-git worktree add --detach "$base" "$rev" >/dev/null
-trap 'git worktree remove --force "$base"' EXIT
-cargo build --release --quiet
-(cd "$base" && cargo build --release --quiet --target-dir "$base/target")
+. scripts/build-revision.sh
+build_working_tree_and "$rev"
 best() { sort -n | head -1; }
 new_t=(); old_t=()
 for i in 1 2 3; do
