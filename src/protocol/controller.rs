@@ -206,7 +206,7 @@ impl<W: Write> Controller<W> {
         let mv = if !pos.has_moves(color) {
             Move::Pass
         } else {
-            let (hard, soft) = self.clock.budget(color, pos.empties());
+            let (hard, soft) = self.clock.budget(color, pos.size(), pos.empties());
             let limits = Limits {
                 soft: Some(received + soft),
                 hard: Some(received + hard),
@@ -250,7 +250,7 @@ impl<W: Write> Controller<W> {
         if !pos.has_moves(pos.to_move()) {
             return Ok("pass".into());
         }
-        let (hard, soft) = self.clock.budget(pos.to_move(), pos.empties());
+        let (hard, soft) = self.clock.budget(pos.to_move(), pos.size(), pos.empties());
         let limits = Limits {
             soft: Some(received + soft),
             hard: Some(received + hard),

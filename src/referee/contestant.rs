@@ -236,7 +236,7 @@ impl Contestant {
                     MoveTime::Clock(left) => {
                         let mut clock = Clock::per_move(left);
                         clock.set_clocks(left.as_secs_f64(), 0.0, 0);
-                        let (hard, soft) = clock.budget(color, pos.empties());
+                        let (hard, soft) = clock.budget(color, pos.size(), pos.empties());
                         Limits::default().with_budget(hard, soft)
                     }
                 };

@@ -23,6 +23,12 @@ const OVERSPEND: f64 = 2.0;
 const SOFT_SHARE: f64 = 0.7;
 /// Most of what is left on the clock that one move may use.
 const MOST_OF_LEFT: f64 = 0.25;
+/// Below this many empties the exact solver of the 8x8 board decides a
+/// move in a few milliseconds (measured in self-play at 10 s a game), so
+/// moves from there on get no share of main time: counting them left
+/// 37-39% of the clock unspent at the end of a game; not counting them,
+/// 9-19%. Other sizes have no solver, and every move counts.
+const SOLVED_BELOW: u32 = 20;
 
 /// The least time a move is given, even with the clock nearly out.
 const MINIMUM: Duration = Duration::from_millis(5);
@@ -134,15 +140,15 @@ impl Clock {
         }
     }
 
-    /// (hard, soft) limits for `color`'s next move with `empties` empty
-    /// squares left.
+    /// (hard, soft) limits for `color`'s next move on an `n`x`n` board
+    /// with `empties` empty squares left.
     ///
     /// A fixed time per move, or a byo-yomi period's share, is a hard
     /// limit, so the search starts no iteration after half of it. In main
     /// time a move's share is a target: iterations start until 70% of it
     /// is gone and may run to twice it, so that the clock is spent rather
     /// than half saved.
-    pub fn budget(&self, color: Color, empties: u32) -> (Duration, Duration) {
+    pub fn budget(&self, color: Color, n: usize, empties: u32) -> (Duration, Duration) {
         // The hard limit, and in main time the soft one.
         let (limit, target) = match &self.clocks {
             None => (self.per_move, None),
@@ -160,9 +166,15 @@ impl Clock {
                 if side.stones > 0 {
                     (Duration::from_secs_f64(left / side.stones as f64), None)
                 } else {
-                    // Our moves still to come, roughly half the empties;
-                    // keep a reserve so the last moves are not starved.
-                    let moves_left = (empties as f64 / 2.0).max(1.0) + 2.0;
+                    // Our moves still to come that need time, roughly half
+                    // the empties (on 8x8 those above SOLVED_BELOW); keep
+                    // a reserve so the last moves are not starved.
+                    let timed = if n == 8 {
+                        empties.saturating_sub(SOLVED_BELOW)
+                    } else {
+                        empties
+                    };
+                    let moves_left = (timed as f64 / 2.0).max(1.0) + 2.0;
                     let per_stone = if c.stones > 0 {
                         c.byoyomi / c.stones as f64
                     } else {
@@ -207,40 +219,46 @@ mod tests {
     #[test]
     fn per_move_time_keeps_a_safety_margin() {
         let c = Clock::per_move(ms(1000));
-        assert_eq!(c.budget(Color::Black, 60), (ms(985), ms(985) / 2));
+        assert_eq!(c.budget(Color::Black, 8, 60), (ms(985), ms(985) / 2));
         let short = Clock::per_move(ms(100));
-        assert_eq!(short.budget(Color::Black, 60).0, ms(95));
+        assert_eq!(short.budget(Color::Black, 8, 60).0, ms(95));
         let tiny = Clock::per_move(ms(1));
-        assert_eq!(tiny.budget(Color::Black, 60).0, MINIMUM);
+        assert_eq!(tiny.budget(Color::Black, 8, 60).0, MINIMUM);
     }
 
     #[test]
     fn main_time_is_spread_over_the_remaining_moves() {
         let mut c = Clock::per_move(ms(1000));
-        c.set_clocks(64.0, 10.0, 5);
-        // 60 empties: 30 + 2 moves share 64 s, plus 2 s of byo-yomi each:
+        c.set_clocks(44.0, 10.0, 5);
+        // 60 empties: 20 + 2 moves that need time share 44 s, plus 2 s of
+        // byo-yomi each:
         // a 4 s share, which a long iteration may take to 8 s.
-        assert_eq!(c.budget(Color::White, 60), (ms(8000) - SAFETY, ms(2800)));
+        assert_eq!(c.budget(Color::White, 8, 60), (ms(8000) - SAFETY, ms(2800)));
         // A fresh byo-yomi period as a GUI reports it is exact.
         c.set_left(Color::White, 10.0, 5);
-        assert_eq!(c.budget(Color::White, 60).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::White, 8, 60).0, ms(2000) - SAFETY);
         // A period under way is trusted to a second less.
         c.set_left(Color::White, 9.0, 4);
-        assert_eq!(c.budget(Color::White, 60).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::White, 8, 60).0, ms(2000) - SAFETY);
     }
 
     #[test]
     fn absolute_time_is_spent_not_saved() {
         let mut c = Clock::per_move(ms(1000));
+        c.set_clocks(22.0, 0.0, 0);
+        // 20 + 2 moves that need time: a 1 s share; no iteration starts
+        // after 0.7 s, none runs past 2 s.
+        assert_eq!(c.budget(Color::Black, 8, 60), (ms(2000) - SAFETY, ms(700)));
+        // Without a solver every move needs time: on 10x10, 30 + 2 moves
+        // share 32 s.
         c.set_clocks(32.0, 0.0, 0);
-        // A 1 s share: no iteration starts after 0.7 s, none runs past 2 s.
-        assert_eq!(c.budget(Color::Black, 60), (ms(2000) - SAFETY, ms(700)));
-        // Near the end one move never takes more than a quarter of the
-        // clock.
+        assert_eq!(c.budget(Color::Black, 10, 60), (ms(2000) - SAFETY, ms(700)));
+        // Near the end one move never takes more than a third of the
+        // clock, counted as 1 + 2 moves.
         c.set_left(Color::Black, 1.2, 0);
-        let (hard, soft) = c.budget(Color::Black, 4);
-        assert_eq!(hard, ms(300) - safety(ms(300)));
-        assert_eq!(soft, ms(210));
+        let (hard, soft) = c.budget(Color::Black, 8, 4);
+        assert_eq!(hard, ms(400) - safety(ms(400)));
+        assert_eq!(soft, ms(280));
     }
 
     #[test]
@@ -249,12 +267,12 @@ mod tests {
         let mut c = Clock::per_move(ms(1000));
         c.set_clocks(20.0, 10.0, 5);
         c.set_left(Color::Black, 3.0, 1);
-        assert_eq!(c.budget(Color::Black, 30).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 30).0, ms(2000) - SAFETY);
         c.set_left(Color::Black, 1.0, 1);
-        assert_eq!(c.budget(Color::Black, 30).0, ms(500) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 30).0, ms(500) - SAFETY);
         // A figure to the millisecond is exact.
         c.set_left(Color::Black, 2.5, 1);
-        assert_eq!(c.budget(Color::Black, 30).0, ms(2500) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 30).0, ms(2500) - SAFETY);
     }
 
     #[test]
@@ -263,11 +281,11 @@ mod tests {
         // time_left <colour> 1 1 before every genmove.
         let mut c = Clock::per_move(ms(5000));
         c.set_clocks(0.0, 1.0, 1);
-        assert_eq!(c.budget(Color::Black, 60).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 60).0, ms(1000) - SAFETY);
         c.set_left(Color::Black, 1.0, 1);
-        assert_eq!(c.budget(Color::Black, 60).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 60).0, ms(1000) - SAFETY);
         c.charge(Color::Black, ms(990));
-        assert_eq!(c.budget(Color::Black, 60).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 60).0, ms(1000) - SAFETY);
     }
 
     #[test]
@@ -276,9 +294,9 @@ mod tests {
         c.set_clocks(1.0, 10.0, 5);
         c.charge(Color::Black, ms(2000));
         // 10 s for 5 moves, by our own exact count.
-        assert_eq!(c.budget(Color::Black, 40).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 40).0, ms(2000) - SAFETY);
         // No time limits: back to the per-move time.
         c.set_clocks(0.0, 5.0, 0);
-        assert_eq!(c.budget(Color::Black, 40).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 40).0, ms(1000) - SAFETY);
     }
 }
