@@ -21,7 +21,9 @@ const OVERSPEND: f64 = 2.0;
 /// gone: with iterations that take about as long as all the ones before,
 /// a move then uses about its share on average.
 const SOFT_SHARE: f64 = 0.7;
-/// Most of what is left on the clock that one move may use.
+/// Most of what is left on the clock that one move may use when running
+/// past its share (a move may always use its share: at the end of a game
+/// that is a third of the clock).
 const MOST_OF_LEFT: f64 = 0.25;
 /// Below this many empties the exact solver of the 8x8 board decides a
 /// move in a few milliseconds (measured in self-play at 10 s a game), so
