@@ -5,9 +5,8 @@
 //! potential mobility (frontier), corners and the X and C squares next to
 //! empty corners, edges and (from 10x10 up) the edge discs anchored on a
 //! corner, and late in the game discs and parity, each weighted by how
-//! full the board is. The search only sees the
-//! [`Evaluator`] trait, so a learned pattern evaluation can replace this
-//! one without touching it.
+//! full the board is. The search only sees the [`Evaluator`] trait, so a
+//! learned pattern evaluation can replace this one without touching it.
 
 use crate::rules::{Board, SquareSet};
 
@@ -57,12 +56,18 @@ pub struct Heuristic<S> {
     discs: i32,
     /// Disc count below which a side is penalised for wipe-out risk.
     few_discs: i32,
-    /// Each edge twice, as squares walking away from one of its corners.
+    /// Each edge twice, as squares walking away from one of its corners;
+    /// none below 10x10, where [`Heuristic::anchored`] is not counted.
     edge_walks: Vec<Vec<usize>>,
-    /// Weight of an edge disc anchored on a corner (see
-    /// [`Heuristic::anchored`]).
-    anchored: i32,
 }
+
+/// Weight of an edge disc anchored on a corner (see [`Heuristic::anchored`]).
+/// From 10x10 up, late-game collapses against `greedy` came from long edges
+/// taken from a corner (+97 discs to -22 in 60 plies on 16x16): the search
+/// at 100 ms sees 5-7 plies and the edge term counts those discs like any
+/// other. With this term, against the engine without it, 100 games at
+/// 100 ms a move: 16x16 79-4-17, 10x10 70-2-28. The weight is untuned.
+const ANCHORED: i32 = 40;
 
 impl<S: SquareSet> Heuristic<S> {
     /// The evaluation for boards of side `n`.
@@ -77,26 +82,27 @@ impl<S: SquareSet> Heuristic<S> {
                 c_squares: sq(step(r, dr), c) | sq(r, step(c, dc)),
             }
         };
-        let zones = [
-            zone(0, 0, 1, 1),
-            zone(0, last, 1, -1),
-            zone(last, 0, -1, 1),
-            zone(last, last, -1, -1),
+        // Each corner, with the directions into the board from it.
+        let corner_steps = [
+            (0, 0, 1, 1),
+            (0, last, 1, -1),
+            (last, 0, -1, 1),
+            (last, last, -1, -1),
         ];
-        let edge_walks = [(0, 0, 1), (0, last, -1), (last, 0, 1), (last, last, -1)]
-            .iter()
-            .flat_map(|&(r, c, dc)| {
-                let dr = if r == 0 { 1 } else { -1 };
-                let walk = move |dr: isize, dc: isize| {
-                    (0..n as isize)
-                        .map(|i| {
-                            (r as isize + i * dr) as usize * n + (c as isize + i * dc) as usize
-                        })
-                        .collect::<Vec<_>>()
-                };
-                [walk(dr, 0), walk(0, dc)]
-            })
-            .collect();
+        let zones = corner_steps.map(|(r, c, dr, dc)| zone(r, c, dr, dc));
+        let walk = |r: usize, c: usize, dr: isize, dc: isize| {
+            (0..n as isize)
+                .map(|i| (r as isize + i * dr) as usize * n + (c as isize + i * dc) as usize)
+                .collect::<Vec<_>>()
+        };
+        let edge_walks = if n >= 10 {
+            corner_steps
+                .iter()
+                .flat_map(|&(r, c, dr, dc)| [walk(r, c, dr, 0), walk(r, c, 0, dc)])
+                .collect()
+        } else {
+            Vec::new()
+        };
         let corners = zones.iter().fold(S::EMPTY, |s, z| s | z.corner);
         let c_squares = zones.iter().fold(S::EMPTY, |s, z| s | z.c_squares);
         let mut edges = S::EMPTY;
@@ -118,13 +124,6 @@ impl<S: SquareSet> Heuristic<S> {
             potential: if n >= 10 { 0 } else { 15 },
             discs: if n >= 10 { 30 } else { -6 },
             few_discs: if n >= 10 { 10 } else { 0 },
-            // From 10x10 up, late-game collapses against `greedy` came from
-            // long edges taken from a corner (+97 discs to -22 in 60 plies
-            // on 16x16): the search at 100 ms sees 5-7 plies and the edge
-            // term counts those discs like any other. With this term,
-            // against the engine without it, 100 games at 100 ms a move:
-            // 16x16 79-4-17, 10x10 70-2-28. The weight is untuned.
-            anchored: if n >= 10 { 40 } else { 0 },
             edge_walks,
         }
     }
@@ -175,11 +174,7 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
                 danger += count(you & z.c_squares) - count(me & z.c_squares);
             }
         }
-        let anchored = if self.anchored == 0 {
-            0
-        } else {
-            self.anchored(me, you)
-        };
+        let anchored = self.anchored(me, you);
         let (my_discs, your_discs) = (count(me), count(you));
         let discs = my_discs - your_discs;
 
@@ -188,7 +183,7 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
             + corners * 350
             + danger * 40
             + edges * (5 + progress * 10 / 1024)
-            + anchored * self.anchored
+            + anchored * ANCHORED
             + discs * (progress * progress / (1024 * 1024 / 40) + self.discs);
         // A side down to a handful of discs can be wiped out a few plies
         // past the horizon by a player that flips all it can.
@@ -228,7 +223,7 @@ mod tests {
                 .fold(WideSet::EMPTY, |s, &(r, c)| s | WideSet::single(r * n + c))
         };
         // Ours: a1-c1 along the top edge and a1-a2 down the left one (the
-        // run stops at the gap before e1); theirs: the bottom-right corner
+        // run stops at the gap at d1); theirs: the bottom-right corner
         // and one disc next to it. A run from an empty corner counts for
         // nobody.
         let me = set(&[(0, 0), (0, 1), (0, 2), (0, 4), (1, 0), (9, 1)]);
