@@ -8,11 +8,11 @@
 //! and the caller gets `None`, so a front end can always answer with a
 //! fallback move.
 
-use crate::players::{self, MoveScore, Player, UnknownPlayer};
+use crate::players::{self, Evaluation, MoveScore, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// How long after the hard deadline a stopped search may still take to
@@ -30,6 +30,7 @@ struct Task {
 enum Job {
     Choose(Box<Task>),
     Analyse(Box<Task>),
+    Evaluate(Box<Task>),
     NewGame,
     SetHash(usize),
 }
@@ -38,6 +39,7 @@ enum Job {
 enum Reply {
     Move(Move),
     Analysis(Option<Vec<MoveScore>>),
+    Evaluation(Option<Evaluation>),
 }
 
 /// The reply to the job with this ticket.
@@ -46,17 +48,30 @@ struct Answer {
     reply: Reply,
 }
 
-/// The search thread and its channels.
+/// The search thread and its channels. Dropping it ends the thread and
+/// waits for it, so that no thread outlives its engine.
 struct Worker {
-    jobs: Sender<Job>,
+    jobs: Option<Sender<Job>>,
     answers: Receiver<Answer>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // With its channel closed the thread ends after its current job,
+        // which is over: every job is waited for or stopped.
+        self.jobs.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 impl Worker {
     fn spawn(mut player: Box<dyn Player>) -> Worker {
         let (jobs, job_rx) = unbounded::<Job>();
         let (answer_tx, answers) = unbounded();
-        thread::Builder::new()
+        let thread = thread::Builder::new()
             .name(format!("search-{}", player.name()))
             .spawn(move || {
                 for job in job_rx {
@@ -76,13 +91,30 @@ impl Worker {
                                 break;
                             }
                         }
+                        Job::Evaluate(task) => {
+                            let reply = Reply::Evaluation(player.evaluate(&task.position));
+                            let ticket = task.ticket;
+                            if answer_tx.send(Answer { ticket, reply }).is_err() {
+                                break;
+                            }
+                        }
                         Job::NewGame => player.new_game(),
                         Job::SetHash(mb) => player.set_hash_mb(mb),
                     }
                 }
             })
             .expect("spawn the search thread");
-        Worker { jobs, answers }
+        Worker {
+            jobs: Some(jobs),
+            answers,
+            thread: Some(thread),
+        }
+    }
+
+    /// Leaves a thread that does not answer to end on its own (it was
+    /// told to stop), rather than waiting for it.
+    fn abandon(&mut self) {
+        self.thread.take();
     }
 }
 
@@ -92,6 +124,7 @@ pub struct Engine {
     player: String,
     /// Which board sides the player plays (index n).
     sizes: [bool; crate::rules::MAX_SIZE + 1],
+    depth_defined: bool,
     hash_mb: usize,
     next_ticket: u64,
 }
@@ -102,10 +135,12 @@ impl Engine {
         let mut built = players::build(player)?;
         built.set_hash_mb(hash_mb);
         let sizes = std::array::from_fn(|n| built.supports(n));
+        let depth_defined = built.depth_defined();
         Ok(Engine {
             worker: Worker::spawn(built),
             player: player.to_string(),
             sizes,
+            depth_defined,
             hash_mb,
             next_ticket: 0,
         })
@@ -119,6 +154,12 @@ impl Engine {
     /// Whether the player plays n x n boards.
     pub fn supports(&self, n: usize) -> bool {
         self.sizes.get(n).copied().unwrap_or(false)
+    }
+
+    /// Whether the player's own depth defines its answer (see
+    /// [`Player::depth_defined`]).
+    pub fn depth_defined(&self) -> bool {
+        self.depth_defined
     }
 
     /// The hash table size the player was given, in MB.
@@ -138,7 +179,12 @@ impl Engine {
     }
 
     fn send(&mut self, job: Job) {
-        if self.worker.jobs.send(job).is_err() {
+        let sent = self
+            .worker
+            .jobs
+            .as_ref()
+            .is_some_and(|j| j.send(job).is_ok());
+        if !sent {
             self.restart();
         }
     }
@@ -151,6 +197,7 @@ impl Engine {
         );
         if let Ok(fresh) = Engine::new(&self.player, self.hash_mb) {
             let ticket = self.next_ticket;
+            self.worker.abandon();
             *self = fresh;
             self.next_ticket = ticket;
         }
@@ -161,22 +208,36 @@ impl Engine {
     /// answer comes within [`GRACE`] after that (or the player died), the
     /// player is restarted and `None` returned.
     pub fn choose(&mut self, position: &Position, limits: Limits) -> Option<Move> {
-        match self.ask(position, limits, false)? {
+        match self.ask(position, limits, Job::Choose)? {
             Reply::Move(mv) => Some(mv),
-            Reply::Analysis(_) => None,
+            _ => None,
         }
     }
 
     /// The score of every legal move, as [`Engine::choose`] but for
     /// [`Player::analyse`]; `None` also when the player does not analyse.
     pub fn analyse(&mut self, position: &Position, limits: Limits) -> Option<Vec<MoveScore>> {
-        match self.ask(position, limits, true)? {
+        match self.ask(position, limits, Job::Analyse)? {
             Reply::Analysis(a) => a,
-            Reply::Move(_) => None,
+            _ => None,
         }
     }
 
-    fn ask(&mut self, position: &Position, limits: Limits, analyse: bool) -> Option<Reply> {
+    /// The player's static evaluation of `position` (see
+    /// [`Player::evaluate`]); `None` when it has none.
+    pub fn evaluate(&mut self, position: &Position) -> Option<Evaluation> {
+        match self.ask(position, Limits::unlimited(), Job::Evaluate)? {
+            Reply::Evaluation(e) => e,
+            _ => None,
+        }
+    }
+
+    fn ask(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        job: fn(Box<Task>) -> Job,
+    ) -> Option<Reply> {
         self.next_ticket += 1;
         let ticket = self.next_ticket;
         let stop = limits.stop.clone();
@@ -186,11 +247,7 @@ impl Engine {
             position: *position,
             limits,
         });
-        self.send(if analyse {
-            Job::Analyse(task)
-        } else {
-            Job::Choose(task)
-        });
+        self.send(job(task));
         let timeout = match deadline {
             Some(d) => after(d.saturating_duration_since(Instant::now())),
             None => never(),

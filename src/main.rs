@@ -9,7 +9,8 @@ use reversi::referee::arena::{self, MatchConfig, Openings, split_move_list};
 use reversi::referee::contestant::{Contestant, TimeControl};
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::rules::{Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft};
-use reversi::rules::{Color, Game, Move, comp, parse_move};
+use reversi::rules::{Color, Game, Move, comp, parse_move, printable};
+use reversi::search::MAX_TIME;
 use reversi::tools::{bench, file_move, probcut, solve, train};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -25,6 +26,7 @@ use std::time::{Duration, Instant};
         on stdin, one reply each on stdout (see protocol.md). Logs go to stderr; \
         set RUST_LOG (error, warn, info, debug) to choose how much."
 )]
+#[command(disable_help_subcommand = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -45,7 +47,7 @@ enum Command {
         #[arg(long, default_value = "greedy")]
         player: String,
         /// Time limit for each computer move, in milliseconds.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1000, value_parser = millis(1))]
         move_time_ms: u64,
     },
     /// Measures how late an engine answers `genmove` against its time limit.
@@ -57,11 +59,11 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// Time limit per move, in milliseconds.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = millis(1))]
         movetime_ms: u64,
         /// Number of genmove calls.
-        #[arg(long, default_value_t = 1000)]
-        moves: usize,
+        #[arg(long, default_value_t = 1000, value_parser = count())]
+        moves: u64,
         /// Random plies at the start of each game.
         #[arg(long, default_value_t = 4)]
         opening_plies: usize,
@@ -73,9 +75,10 @@ enum Command {
     Solve {
         /// The OBF file (e.g. ../shared/data/ffo/fforum-40-59.obf).
         file: String,
-        /// Hash table size in MB (a fresh table for each position).
-        #[arg(long, default_value_t = 256)]
-        hash: usize,
+        /// Hash table size in MB, 1 to 4096 (one table, cleared for each
+        /// position).
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
+        hash: u64,
         /// Number of the first position (default: from the file name).
         #[arg(long)]
         first: Option<usize>,
@@ -113,20 +116,20 @@ enum Command {
         #[arg(required = true, num_args = 2..)]
         players: Vec<String>,
         /// Games per pairing (colours alternate; each opening is played twice).
-        #[arg(long, default_value_t = 10)]
-        games: usize,
+        #[arg(long, default_value_t = 10, value_parser = count())]
+        games: u64,
         /// Board side n.
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// Time per move, in milliseconds.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = millis(1))]
         time_ms: u64,
         /// A clock for the whole game instead: each side gets this many
         /// milliseconds for all its moves, and loses when it runs out.
-        #[arg(long)]
+        #[arg(long, value_parser = millis(1))]
         game_time_ms: Option<u64>,
         /// Lateness allowed before a move is forfeited, in milliseconds.
-        #[arg(long, default_value_t = 50)]
+        #[arg(long, default_value_t = 50, value_parser = millis(0))]
         margin_ms: u64,
         /// none, random:<plies> or file:<path> (move lists, one a line).
         #[arg(long, default_value = "random:4")]
@@ -148,31 +151,31 @@ enum Command {
     /// Fits the pattern evaluation on game records read from stdin (lines
     /// `YEAR MOVES RESULT`, e.g. `xz -dc games.txt.xz | reversi train`).
     Train {
-        /// Where to write the weights.
-        #[arg(long, default_value = "data/eval.bin")]
+        /// Where to write the weights (the engine's own are data/eval.bin).
+        #[arg(long)]
         out: String,
         /// Every position with at most this many empty squares is solved
-        /// exactly (earlier ones take the first solved score).
-        #[arg(long, default_value_t = 18)]
+        /// exactly (earlier ones take the first solved score); 0 to 30.
+        #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
         solve_empties: u32,
-        /// Passes of gradient descent over the positions.
-        #[arg(long, default_value_t = 12)]
-        epochs: usize,
-        /// Share of the games held out for testing.
-        #[arg(long, default_value_t = 0.05)]
+        /// Passes of gradient descent over the positions (1 to 1000).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        epochs: u64,
+        /// Share of the games held out for testing (0 to less than 1).
+        #[arg(long, default_value_t = 0.05, value_parser = share)]
         holdout: f64,
-        /// Solver threads.
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
+        /// Solver threads (1 to 256).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
         /// Use only the first N games.
         #[arg(long)]
         limit: Option<usize>,
-        /// AdaGrad's base step size, in discs.
-        #[arg(long, default_value_t = 1.0)]
+        /// AdaGrad's base step size, in discs (more than 0, at most 100).
+        #[arg(long, default_value_t = 1.0, value_parser = positive)]
         rate: f32,
         /// Weight with which each position also trains the two neighbouring
-        /// phases (0: only its own).
-        #[arg(long, default_value_t = 0.0)]
+        /// phases (0: only its own; at most 100).
+        #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
         smooth: f32,
         /// Reuse the solved positions saved in this file (written there on
         /// the first run); stdin is then not read.
@@ -183,15 +186,15 @@ enum Command {
     /// pattern evaluation (ProbCut's margins), on positions from game
     /// records read from stdin (`xz -dc games.txt.xz | reversi probcut`).
     Probcut {
-        /// Deepest search measured.
-        #[arg(long, default_value_t = 10)]
+        /// Deepest search measured (2 to 30).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(2..=30))]
         max_depth: i32,
         /// Use only the first N games.
-        #[arg(long, default_value_t = 200)]
-        games: usize,
+        #[arg(long, default_value_t = 200, value_parser = count())]
+        games: u64,
         /// Positions taken from each game.
-        #[arg(long, default_value_t = 2)]
-        per_game: usize,
+        #[arg(long, default_value_t = 2, value_parser = count())]
+        per_game: u64,
         /// Measure shallow searches against exact endgame scores instead
         /// (positions with 12 to 23 empties; `--max-depth` is ignored).
         #[arg(long)]
@@ -200,6 +203,11 @@ enum Command {
     /// Searches a fixed set of positions to fixed depths (table cleared):
     /// the total node count changes only when the search does.
     Bench,
+    /// Prints the help of `reversi` or of one of its subcommands.
+    Help {
+        /// The subcommand.
+        command: Option<String>,
+    },
     /// Counts the leaves of the game tree from the start position.
     Perft {
         /// Board side n (even, 4 to 26).
@@ -218,6 +226,50 @@ enum Command {
         #[arg(long, value_enum)]
         baseline: Option<PerftBoard>,
     },
+}
+
+/// The most games, moves or positions a count option takes.
+const MAX_COUNT: u64 = 100_000_000;
+
+/// A count option: 1 to [`MAX_COUNT`].
+fn count() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(1..=MAX_COUNT)
+}
+
+/// A time option in milliseconds: `least` to the longest time any limit
+/// may be ([`MAX_TIME`]).
+fn millis(least: u64) -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(least..=MAX_TIME.as_millis() as u64)
+}
+
+/// A share: at least 0, below 1.
+fn share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{}' is not a share from 0 to below 1",
+            printable(s)
+        )),
+    }
+}
+
+/// A step size: more than 0, at most 100.
+fn positive(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x <= 100.0 => Ok(x),
+        _ => Err(format!(
+            "'{}' is not a number above 0 and at most 100",
+            printable(s)
+        )),
+    }
+}
+
+/// A weight: 0 to 100.
+fn non_negative(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if (0.0..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{}' is not a number from 0 to 100", printable(s))),
+    }
 }
 
 /// Board implementations perft can run on.
@@ -240,6 +292,7 @@ fn main() -> ExitCode {
             reversi::protocol::run(io::BufReader::new(io::stdin()), io::stdout().lock())
                 .map_err(|e| e.to_string())
         }
+        Some(Command::Help { command }) => print_help(command.as_deref()),
         Some(Command::Lab7) => run_lab(lab::run_lab7),
         Some(Command::Lab8 {
             wording,
@@ -268,17 +321,17 @@ fn main() -> ExitCode {
             engine: engine.unwrap_or_else(this_binary),
             size,
             movetime: Duration::from_millis(movetime_ms),
-            moves,
+            moves: moves as usize,
             opening_plies,
             seed,
         }),
-        Some(Command::Solve { file, hash, first }) => run_solve(&file, hash, first),
+        Some(Command::Solve { file, hash, first }) => run_solve(&file, hash as usize, first),
         Some(Command::Probcut {
             max_depth,
             games,
             per_game,
             endgame,
-        }) => run_probcut(max_depth, games, per_game, endgame),
+        }) => run_probcut(max_depth, games as usize, per_game as usize, endgame),
         Some(Command::Bench) => {
             let results = bench::run(|r| println!("{}", bench::row(r)));
             println!("{}", bench::total(&results));
@@ -298,9 +351,9 @@ fn main() -> ExitCode {
             &out,
             train::TrainConfig {
                 solve_empties,
-                epochs,
+                epochs: epochs as usize,
                 holdout,
-                threads,
+                threads: threads as usize,
                 seed: 1,
                 rate,
                 smooth,
@@ -325,7 +378,7 @@ fn main() -> ExitCode {
                 &players,
                 MatchConfig {
                     size,
-                    games,
+                    games: games as usize,
                     time: match game_time_ms {
                         Some(ms) => TimeControl::PerGame(Duration::from_millis(ms)),
                         None => TimeControl::PerMove(Duration::from_millis(time_ms)),
@@ -363,6 +416,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// The help text of `reversi` or of its subcommand `name`.
+fn print_help(name: Option<&str>) -> Result<(), String> {
+    let mut cli = <Cli as clap::CommandFactory>::command();
+    cli.build();
+    let help = match name {
+        None => cli.render_long_help(),
+        Some(name) => cli
+            .find_subcommand_mut(name)
+            .ok_or_else(|| format!("no subcommand '{}' (see reversi --help)", printable(name)))?
+            .render_long_help(),
+    };
+    print!("{help}");
+    Ok(())
+}
+
 /// A shell-quoted command line that runs this binary's daemon.
 fn this_binary() -> String {
     let path = std::env::current_exe().expect("the running binary has a path");
@@ -387,19 +455,24 @@ fn run_latency(cfg: LatencyConfig) -> Result<(), String> {
 }
 
 fn run_solve(path: &str, hash: usize, first: Option<usize>) -> Result<(), String> {
+    let start = Instant::now();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let problems = solve::read_problems(&text)?;
+    if problems.is_empty() {
+        return Err(format!("{path}: no positions"));
+    }
     let first = first.unwrap_or_else(|| solve::first_number(path));
+    let mut solver = solve::ObfSolver::new(hash)?;
     let mut out = io::stdout().lock();
     let mut emit = |line: String| writeln!(out, "{line}").and_then(|_| out.flush());
     emit(solve::header()).map_err(|e| e.to_string())?;
     let mut solutions = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
-        let s = solve::solve_one(problem, first + i, hash)?;
+        let s = solver.solve(problem, first + i)?;
         emit(solve::row(&s)).map_err(|e| e.to_string())?;
         solutions.push(s);
     }
-    emit(solve::totals(&solutions)).map_err(|e| e.to_string())
+    emit(solve::totals(&solutions, start.elapsed())).map_err(|e| e.to_string())
 }
 
 fn run_match(
@@ -543,6 +616,14 @@ fn run_train(
     let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
     let flat = |g: &[Vec<train::Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
     let (training, test) = (flat(&games[..split]), flat(&games[split..]));
+    if training.is_empty() {
+        return Err(format!(
+            "no positions to train on ({} games gave {} positions, {} held out)",
+            games.len(),
+            training.len() + test.len(),
+            test.len()
+        ));
+    }
     eprintln!(
         "{} games, {} training positions, {} held out",
         games.len(),
@@ -585,8 +666,8 @@ fn file_move_square(mv: Move) -> String {
 fn run_state(size: usize, from: Option<&str>, moves: &[String]) -> Result<(), String> {
     let start = match from {
         Some(state) => {
-            let (n, cells, to_move) =
-                comp::parse_state(state).ok_or_else(|| format!("bad state '{state}'"))?;
+            let (n, cells, to_move) = comp::parse_state(state)
+                .ok_or_else(|| format!("bad state '{}'", printable(state)))?;
             Position::from_cells(n, &cells, to_move).map_err(|e| e.to_string())?
         }
         None => Position::start(size).map_err(|e| e.to_string())?,

@@ -69,6 +69,24 @@ impl Daemon {
         self.reply()
     }
 
+    /// The daemon's thread count (Linux: its `/proc` task entries).
+    fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
+            .expect("a running daemon on Linux")
+            .count()
+    }
+
+    /// The daemon's resident memory, in kB.
+    fn resident_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("a running daemon on Linux");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("a VmRSS line")
+    }
+
     fn close_stdin(&mut self) {
         self.stdin.take();
     }
@@ -339,4 +357,270 @@ proptest! {
             prop_assert!(r.starts_with('=') || r.starts_with('?'), "{}", r);
         }
     }
+}
+
+/// Every built-in player, as `set player` names it.
+const PLAYERS: &[&str] = &[
+    "strong",
+    "greedy",
+    "first",
+    "random:3",
+    "norvig:20",
+    "weights:60",
+    "smarter",
+    "smartest",
+];
+
+/// Whether a reply is one legal first move on 8x8.
+fn first_move(reply: &str) -> bool {
+    ["d3", "c4", "f5", "e6"]
+        .iter()
+        .any(|m| reply == format!("= {m}\n\n"))
+}
+
+#[test]
+fn every_player_stops_at_once_and_leaves_no_thread_running() {
+    for player in PLAYERS {
+        let mut d = Daemon::start();
+        assert_eq!(d.ask(&format!("set player {player}")), "=\n\n");
+        let idle = d.threads();
+        // `stop` during a long search: a legal move at once (PATIENCE
+        // only catches a hang: norvig:20 alone would take hours).
+        d.ask("set movetime 60000");
+        d.send("reg_genmove b");
+        thread::sleep(Duration::from_millis(100));
+        d.send("stop");
+        let reply = d.reply();
+        assert!(first_move(&reply), "{player}: {reply}");
+        assert_eq!(d.reply(), "=\n\n");
+        // A tight limit, four times: each search ends with its reply.
+        d.ask("set movetime 5");
+        for _ in 0..4 {
+            let reply = d.ask("reg_genmove b");
+            assert!(first_move(&reply), "{player}: {reply}");
+        }
+        thread::sleep(Duration::from_millis(50));
+        assert_eq!(d.threads(), idle, "{player} left a thread running");
+        // `quit` during a long search ends the process.
+        d.ask("set movetime 60000");
+        d.send("reg_genmove b");
+        thread::sleep(Duration::from_millis(100));
+        d.send("quit");
+        assert!(first_move(&d.reply()), "{player}");
+        assert_eq!(d.reply(), "=\n\n");
+        assert!(d.wait().success(), "{player}");
+    }
+    // End of input during a search, too.
+    for player in PLAYERS {
+        let mut d = Daemon::start();
+        d.ask(&format!("set player {player}"));
+        d.ask("set movetime 60000");
+        d.send("reg_genmove b");
+        thread::sleep(Duration::from_millis(100));
+        d.close_stdin();
+        assert!(first_move(&d.reply()), "{player}");
+        assert!(d.wait().success(), "{player}");
+    }
+}
+
+/// Black to move; Norvig's depth-8 value of h4 is -34, the best: a search
+/// cut by a default time answered b3, the greedy move.
+const NORVIG_POSITION: &str =
+    "setup [........|.w..bb.b|..wwwwbw|..wbbb..|.w.bb...|...bbbb.|..b.....|........]";
+
+#[test]
+fn a_depth_defined_player_is_not_cut_by_the_default_time() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask(NORVIG_POSITION), "=\n\n");
+    assert_eq!(d.ask("set player norvig:8"), "=\n\n");
+    // About 1.2 s here: more than the default 1 s a move.
+    assert_eq!(d.ask("reg_genmove b"), "= h4\n\n");
+    // A limit chosen explicitly cuts it: the move of the deepest depth
+    // that finished (h4 from depth 2 to 8), never another player's.
+    assert_eq!(d.ask("set movetime 300"), "=\n\n");
+    assert_eq!(d.ask("reg_genmove b"), "= h4\n\n");
+    // Its static evaluation is the COMP24011 score, White minus Black.
+    assert_eq!(d.ask("evaluate"), "= 23\n\n");
+}
+
+#[test]
+fn a_genmove_sent_with_the_first_commands_searches_and_the_table_is_not_touched_idle() {
+    let mut d = Daemon::start();
+    d.send("set movetime 300");
+    d.send("reg_genmove b");
+    assert_eq!(d.reply(), "=\n\n");
+    assert!(first_move(&d.reply()));
+    // 64 MB of table are not written until used: an idle daemon (or a
+    // GUI's rules-only copy) stays small.
+    let mut idle = Daemon::start();
+    assert_eq!(idle.ask("name"), "= reversi\n\n");
+    assert_eq!(idle.ask("set hash 1024"), "=\n\n");
+    assert_eq!(idle.ask("clear_board"), "=\n\n");
+    let kb = idle.resident_kb();
+    assert!(kb < 48 * 1024, "{kb} kB resident before any search");
+}
+
+/// Numbers no command may choke on.
+const EXTREME: &[&str] = &[
+    "0",
+    "-0",
+    "-1",
+    "1",
+    "0.0000001",
+    "1e-300",
+    "1e300",
+    "1.5e20",
+    "1e999",
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "4294967296",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999999",
+];
+
+/// Command templates; `#` is replaced by an extreme number.
+const TEMPLATES: &[&str] = &[
+    "boardsize #",
+    "komi #",
+    "time_settings # # #",
+    "time_settings # 0 0",
+    "time_settings 0 # 1",
+    "time_settings 1 1 #",
+    "time_left b # #",
+    "time_left w # 1",
+    "set movetime #",
+    "set depth #",
+    "set hash #",
+    "analyze #",
+    "# name",
+    "set player norvig:#",
+    "set player weights:#",
+    "set player random:#",
+    "play b #",
+    "legal #",
+    "help #",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Extreme numbers in every numeric argument, each followed by
+    /// searches: one reply a line, never a crash (the daemon exits 0).
+    #[test]
+    fn extreme_numbers_get_a_reply_and_never_crash_a_search(
+        picks in prop::collection::vec((0..TEMPLATES.len(), 0..EXTREME.len(), 0..EXTREME.len(), 0..EXTREME.len()), 1..12)
+    ) {
+        let mut input = String::new();
+        for (t, a, b, c) in picks {
+            let mut line = TEMPLATES[t].to_string();
+            for n in [a, b, c] {
+                line = line.replacen('#', EXTREME[n], 1);
+            }
+            input.push_str(&line);
+            input.push_str("\ngenmove b\nanalyze\nevaluate\n");
+        }
+        input.push_str("999999 name\n");
+        let lines = input.lines().count();
+        let (out, status) = run_script(input.as_bytes());
+        let out = String::from_utf8(out).unwrap();
+        prop_assert!(status.success(), "{}", out);
+        let replies: Vec<&str> = out.split_terminator("\n\n").collect();
+        prop_assert_eq!(replies.len(), lines, "{}", out);
+        prop_assert_eq!(*replies.last().unwrap(), "=999999 reversi");
+    }
+}
+
+#[test]
+fn huge_times_are_refused_and_change_nothing() {
+    let mut d = Daemon::start();
+    d.ask("set movetime 50");
+    for bad in [
+        "time_settings 1e300 0 0",
+        "time_settings 1.5e20 0 0",
+        "time_settings 0 1e300 1",
+        "time_settings 0 1 100000",
+        "time_left b 1e300 1",
+        "set movetime 18446744073709551615",
+        "set depth 4294967296",
+    ] {
+        let reply = d.ask(bad);
+        assert!(reply.starts_with("? "), "{bad} -> {reply}");
+    }
+    assert!(first_move(&d.ask("genmove b")));
+    assert_eq!(
+        d.ask("set movetime 1000000001"),
+        "? movetime must be 1 to 1000000000 ms\n\n"
+    );
+    assert_eq!(
+        d.ask("time_settings 1000001 0 0"),
+        "? times must be 0 to 1000000 seconds\n\n"
+    );
+    assert_eq!(d.ask("time_settings 1000000 0 0"), "=\n\n");
+    // Hours for this move: a stop ends it.
+    d.send("genmove w");
+    thread::sleep(Duration::from_millis(100));
+    d.send("stop");
+    assert!(d.reply().starts_with("= "));
+    assert_eq!(d.reply(), "=\n\n");
+}
+
+#[test]
+fn analyze_stopped_before_its_first_iteration_lists_every_move() {
+    let (out, status) = run_script(b"analyze\nstop\n");
+    assert!(status.success());
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+    let mut moves: Vec<&str> = lines[..4]
+        .iter()
+        .map(|l| l.trim_start_matches("= ").split(' ').next().unwrap())
+        .collect();
+    moves.sort();
+    assert_eq!(moves, ["c4", "d3", "e6", "f5"], "{out}");
+    assert!(lines[0].ends_with("depth 1"), "{out}");
+}
+
+#[test]
+fn player_names_and_help_in_any_case() {
+    let mut d = Daemon::start();
+    assert_eq!(d.ask("set player STRONG"), "=\n\n");
+    assert_eq!(d.ask("set player Norvig:3"), "=\n\n");
+    assert_eq!(d.ask("evaluate"), "= 0\n\n");
+    assert_eq!(d.ask("help play"), "= play <colour> <move|pass>\n\n");
+    assert_eq!(d.ask("help nothing"), "? unknown command 'nothing'\n\n");
+    assert!(d.ask("help").contains("\nset player <name>"));
+    assert_eq!(d.ask("set player first"), "=\n\n");
+    assert_eq!(d.ask("evaluate"), "? first has no static evaluation\n\n");
+}
+
+#[test]
+fn in_lab_notation_a16_is_a_square_and_pass_is_pass() {
+    let mut d = Daemon::start();
+    d.ask("boardsize 16");
+    d.ask("set notation lab");
+    // White on a14 (row n), Black on a15 (row o), White to move: a16
+    // (row p, column a) is White's only move.
+    let mut rows = vec!["................"; 16];
+    rows[13] = "w...............";
+    rows[14] = "b...............";
+    let setup = format!("setup {{{}}}", rows.join("|"));
+    assert_eq!(d.ask(&setup), "=\n\n");
+    assert_eq!(d.ask("legal"), "= pa\n\n");
+    let mut rows = vec!["................"; 16];
+    rows[14] = "w...............";
+    rows[13] = "b...............";
+    let setup = format!("setup [{}]", rows.join("|"));
+    assert_eq!(d.ask(&setup), "=\n\n");
+    assert_eq!(d.ask("legal"), "= pa\n\n");
+    assert_eq!(d.ask("play b pa"), "=\n\n");
+    // Black on a16 flipped a15.
+    let state = d.ask("showstate");
+    assert!(
+        state.ends_with("|b...............|b...............|b...............}\n\n"),
+        "{state}"
+    );
+    assert_eq!(d.ask("final_score"), "= B+256\n\n");
 }

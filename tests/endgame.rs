@@ -13,7 +13,7 @@ use reversi::search::{
     Endgame, Evaluator, INFINITY, Limits, SELECTIVE_LEVELS, Search, Solver, StopToken,
     TranspositionTable, proven_discs,
 };
-use reversi::tools::solve::{read_problems, solve_one};
+use reversi::tools::solve::{ObfSolver, read_problems};
 use std::time::{Duration, Instant};
 
 fn ffo(name: &str) -> Vec<Problem> {
@@ -56,8 +56,9 @@ fn solve(board: &Bitboard) -> (Option<usize>, i32) {
 
 #[test]
 fn ffo_1_to_19_are_solved_exactly() {
+    let mut solver = ObfSolver::new(16).unwrap();
     for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
-        let s = solve_one(p, i + 1, 16).unwrap();
+        let s = solver.solve(p, i + 1).unwrap();
         assert_eq!(s.agrees, Some(true), "FFO #{}: {:?}", i + 1, s);
     }
 }

@@ -119,14 +119,17 @@ fn smartest_reference(pos: &Position) -> Option<Square> {
     let mut best: Option<(i64, Square)> = None;
     for sq in pos.legal_moves(me) {
         let mut p = pos.place(me, sq).unwrap();
+        // Ten steps; a side that must pass passes within the step and the
+        // other side plays in it.
         for _ in 0..10 {
             if p.is_game_over() {
                 break;
             }
-            p = match greedy(&p) {
-                Some(m) => p.place(p.to_move(), m).unwrap(),
-                None => p.play(Move::Pass).unwrap(),
-            };
+            if greedy(&p).is_none() {
+                p = p.play(Move::Pass).unwrap();
+            }
+            let m = greedy(&p).unwrap();
+            p = p.place(p.to_move(), m).unwrap();
         }
         let diff = p.count(me) as f64 - p.count(me.other()) as f64;
         let replies = p.legal_moves(me.other()).len() as f64;
@@ -214,6 +217,29 @@ fn norvig_at_depth_8_on_the_handout_position() {
     }
     assert!(Norvig::new(8).choose(&pos, &Limits::unlimited()) != Move::Pass);
     assert!(!Norvig::new(2).supports(10));
+}
+
+#[test]
+fn smartest_passes_within_a_step_as_the_course_library_does() {
+    // Found against the course library: Black to move (rows a-h from the
+    // top, lab notation), which plays `dg`; counting a pass as a step of
+    // the look-ahead gives b1 (`ab`) instead.
+    let rows = [
+        "BUBBUWUU", "BBWWWWUW", "BWBBWWWU", "BBWWBBUW", "BWWWBBWW", "BUWBBBBB", "BUWWBBBU",
+        "UWWWWBUB",
+    ];
+    let cells: String = rows.concat();
+    let cells: Vec<Option<Color>> = cells
+        .chars()
+        .map(|c| match c {
+            'B' => Some(Color::Black),
+            'W' => Some(Color::White),
+            _ => None,
+        })
+        .collect();
+    let pos = Position::from_cells(8, &cells, Color::Black).unwrap();
+    assert_eq!(chosen(&mut Smartest, &pos), Some(Square::new(3, 6)));
+    assert_eq!(smartest_reference(&pos), Some(Square::new(3, 6)));
 }
 
 #[test]

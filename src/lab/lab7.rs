@@ -2,7 +2,7 @@
 //! of both colours, one move checked and applied).
 
 use super::{LabError, Tokens, lab_color, lab_square, print_board, read_dimension};
-use crate::rules::{Color, Square};
+use crate::rules::{Color, Square, printable};
 use std::io::{BufRead, Write};
 
 /// Runs the Lab 7 dialogue from `input` to `out`. End of input at any
@@ -31,7 +31,7 @@ pub fn run_lab7<R: BufRead, W: Write>(input: R, out: &mut W) -> Result<(), LabEr
                     .with_cell(sq, Some(color))
                     .expect("square checked on board");
             }
-            None => log::warn!("ignoring unreadable placement '{tok}'"),
+            None => log::warn!("ignoring unreadable placement '{}'", printable(&tok)),
         }
     }
     print_board(out, &pos)?;

@@ -9,7 +9,7 @@ mod lab8;
 pub use lab7::run_lab7;
 pub use lab8::{Wording, run_lab8};
 
-use crate::rules::{Color, Position, Square};
+use crate::rules::{Color, Position, Square, printable};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -32,12 +32,16 @@ impl fmt::Display for LabError {
         match self {
             LabError::Io(e) => write!(f, "i/o error: {e}"),
             LabError::BadDimension(s) => {
+                let s = printable(s);
                 write!(
                     f,
                     "board dimension '{s}' is not an even number from 4 to 26"
                 )
             }
-            LabError::BadColor(s) => write!(f, "computer colour '{s}' is not B or W"),
+            LabError::BadColor(s) => {
+                let s = printable(s);
+                write!(f, "computer colour '{s}' is not B or W")
+            }
             LabError::UnsupportedSize(p, n) => write!(f, "{p} does not play {n}x{n} boards"),
         }
     }

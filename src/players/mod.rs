@@ -13,11 +13,11 @@ pub use greedy::{Greedy, greedy_index};
 pub use norvig::Norvig;
 pub use simple::{First, Random};
 pub use smart::{Smarter, Smartest, smarter_index, smartest_index};
-pub use strong::{DEFAULT_HASH_MB, Strong, describe};
+pub use strong::{DEFAULT_HASH_MB, MAX_HASH_MB, Strong, describe};
 pub use weights::{Weights, evaluate as weights_eval};
 
 use crate::rules::{Move, Position};
-use crate::search::Limits;
+use crate::search::{Limits, MAX_TIME};
 use std::fmt;
 
 /// A move chooser. Players may keep state between moves (hash tables,
@@ -33,15 +33,37 @@ pub trait Player: Send {
     fn supports(&self, _n: usize) -> bool {
         true
     }
+    /// Whether a search depth of the player's own defines its answer (the
+    /// course's fixed-depth agents): no default time limit may cut it,
+    /// only an explicit one or a stop.
+    fn depth_defined(&self) -> bool {
+        false
+    }
     /// The score of every legal move for the side to move (best first), for
     /// players that search; `None` for those that do not.
     fn analyse(&mut self, _pos: &Position, _limits: &Limits) -> Option<Vec<MoveScore>> {
+        None
+    }
+    /// The player's static evaluation of `pos`, without search; `None`
+    /// for players that have none.
+    fn evaluate(&self, _pos: &Position) -> Option<Evaluation> {
         None
     }
     /// Forgets what it learnt of the previous game (hash tables).
     fn new_game(&mut self) {}
     /// Resizes its hash table, for players that have one.
     fn set_hash_mb(&mut self, _megabytes: usize) {}
+}
+
+/// A player's static evaluation of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The player's own integer score, as its source defines it (for
+    /// `norvig:<depth>`, the COMP24011 score: White's weights minus
+    /// Black's).
+    Points(i32),
+    /// For the side to move, in the search's units (hundredths of a disc).
+    Discs(i32),
 }
 
 /// One move of an analysis.
@@ -66,7 +88,7 @@ impl fmt::Display for UnknownPlayer {
         write!(
             f,
             "unknown player '{}' (known: {})",
-            self.0,
+            crate::rules::printable(&self.0),
             NAMES.join(", ")
         )
     }
@@ -86,11 +108,13 @@ pub const NAMES: &[&str] = &[
     "smartest",
 ];
 
-/// Builds a player from its name: `strong`, `greedy`, `first`, `random`
+/// Builds a player from its name (any case): `strong`, `greedy`, `first`, `random`
 /// (seed 0) or `random:<seed>`, `norvig:<depth>` (depth 1 to 20),
 /// `weights:<seconds>`, `smarter`, `smartest`.
 pub fn build(name: &str) -> Result<Box<dyn Player>, UnknownPlayer> {
     let unknown = || UnknownPlayer(name.to_string());
+    let lower = name.to_ascii_lowercase();
+    let name = lower.as_str();
     let (base, arg) = match name.split_once(':') {
         Some((b, a)) => (b, Some(a)),
         None => (name, None),
@@ -106,7 +130,7 @@ pub fn build(name: &str) -> Result<Box<dyn Player>, UnknownPlayer> {
             _ => return Err(unknown()),
         },
         ("weights", Some(secs)) => match secs.parse::<f64>() {
-            Ok(s) if s.is_finite() && s > 0.0 => Box::new(Weights::new(s)),
+            Ok(s) if s > 0.0 && s <= MAX_TIME.as_secs_f64() => Box::new(Weights::new(s)),
             _ => return Err(unknown()),
         },
         ("smarter", None) => Box::new(Smarter),

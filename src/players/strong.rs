@@ -3,8 +3,8 @@
 //! the trained pattern evaluation and the exact solver on 8x8, the
 //! hand-weighted evaluation on every other size.
 
-use super::{MoveScore, Player};
-use crate::rules::{Move, Position, Square};
+use super::{Evaluation, MoveScore, Player};
+use crate::rules::{Board, Move, Position, Square, SquareSet};
 use crate::search::pattern::PatternEval;
 use crate::search::{
     DISC, Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable,
@@ -14,6 +14,9 @@ use crate::with_board;
 
 /// Default transposition table size, in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
+/// The largest table any front end accepts, in MB: a sixth of this
+/// machine kind's memory, so that two engines and a match fit beside it.
+pub const MAX_HASH_MB: usize = 4096;
 
 /// The strong engine.
 pub struct Strong {
@@ -32,6 +35,11 @@ impl Strong {
         Strong {
             tt: TranspositionTable::new(hash_mb),
         }
+    }
+
+    /// Maps the whole table now (see [`TranspositionTable::commit`]).
+    pub fn commit_table(&mut self) {
+        self.tt.commit();
     }
 
     /// Searches `board` (side `n`) within `limits` with `eval`; the last
@@ -76,6 +84,19 @@ impl Strong {
     }
 }
 
+/// Every legal move of `board` with the static evaluation after it, for
+/// the side to move.
+fn one_ply<B: Board, E: Evaluator<B>>(board: &B, eval: &E) -> Vec<(usize, i32)> {
+    board
+        .moves()
+        .iter()
+        .map(|sq| {
+            let child = board.play(sq);
+            (sq, -eval.evaluate(&child, child.moves()))
+        })
+        .collect()
+}
+
 /// A score for people: discs for the side to move, `exact` when proven;
 /// a final score that is not (a win/loss/draw bound, a selective solve's
 /// guess, a midgame line to the end) says so.
@@ -114,6 +135,10 @@ impl Player for Strong {
         Move::Place(Square::from_index(it.best, n))
     }
 
+    /// Every legal move with the best score known: the last finished
+    /// iteration's, and for moves it did not score (a search stopped
+    /// before its first iteration finished) the static evaluation after
+    /// the move, at depth 1.
     fn analyse(&mut self, pos: &Position, limits: &Limits) -> Option<Vec<MoveScore>> {
         let n = pos.size();
         let Some(it) = self.run(pos, limits, true) else {
@@ -124,17 +149,38 @@ impl Player for Strong {
                 depth: 0,
             }]);
         };
-        Some(
-            it.root_scores
-                .iter()
-                .map(|&(sq, score)| MoveScore {
-                    mv: Move::Place(Square::from_index(sq, n)),
-                    score,
-                    exact: it.exact,
-                    depth: it.depth,
-                })
-                .collect(),
-        )
+        let mut scores: Vec<MoveScore> = it
+            .root_scores
+            .iter()
+            .map(|&(sq, score)| MoveScore {
+                mv: Move::Place(Square::from_index(sq, n)),
+                score,
+                exact: it.exact,
+                depth: it.depth,
+            })
+            .collect();
+        let mut rest: Vec<MoveScore> = with_board!(pos.board(),
+            b => one_ply(&b, PatternEval::builtin()),
+            b => one_ply(&b, &Heuristic::new(n)))
+        .into_iter()
+        .map(|(sq, score)| MoveScore {
+            mv: Move::Place(Square::from_index(sq, n)),
+            score,
+            exact: false,
+            depth: 1,
+        })
+        .filter(|m| scores.iter().all(|s| s.mv != m.mv))
+        .collect();
+        rest.sort_by_key(|m| -m.score);
+        scores.extend(rest);
+        Some(scores)
+    }
+
+    fn evaluate(&self, pos: &Position) -> Option<Evaluation> {
+        let n = pos.size();
+        Some(Evaluation::Discs(with_board!(pos.board(),
+            b => PatternEval::builtin().evaluate(&b, b.moves()),
+            b => Heuristic::new(n).evaluate(&b, b.moves()))))
     }
 
     fn new_game(&mut self) {

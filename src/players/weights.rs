@@ -11,7 +11,7 @@
 //!
 //! The table is for 8x8, so the player plays only 8x8 boards.
 
-use super::Player;
+use super::{Evaluation, Player};
 use crate::rules::{AnyBoard, Bitboard, Board, Move, Position, Square};
 use crate::search::Limits;
 use std::time::{Duration, Instant};
@@ -152,6 +152,13 @@ impl Player for Weights {
 
     fn supports(&self, n: usize) -> bool {
         n == 8
+    }
+
+    fn evaluate(&self, pos: &Position) -> Option<Evaluation> {
+        match pos.board() {
+            AnyBoard::Eight(b) => Some(Evaluation::Points(evaluate(&b))),
+            _ => None,
+        }
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Move {

@@ -52,6 +52,8 @@ pub enum Command {
     Setup(Setup),
     Legal(Option<Color>),
     Analyze(Option<u64>),
+    Evaluate,
+    Help(Option<String>),
     Stop,
     Set(Setting),
 }
@@ -388,6 +390,10 @@ pub static COMMANDS: &[Spec] = &[
         .map(Command::Legal)),
     spec!("analyze", "analyze [k]", |i| whole(i, opt(unsigned))
         .map(Command::Analyze)),
+    spec!("evaluate", "evaluate", |i| whole(i, no_args)
+        .map(|_| Command::Evaluate)),
+    spec!("help", "help [command]", |i| whole(i, opt(word))
+        .map(|w| Command::Help(w.map(str::to_string)))),
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",

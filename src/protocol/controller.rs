@@ -4,9 +4,9 @@
 
 use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
 use crate::engine::Engine;
-use crate::players::{DEFAULT_HASH_MB, Greedy, Player};
-use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size};
-use crate::search::{Clock, DISC, Limits, StopToken, proven_discs};
+use crate::players::{DEFAULT_HASH_MB, Evaluation, Greedy, MAX_HASH_MB, Player};
+use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size, printable};
+use crate::search::{Clock, DISC, Limits, MAX_TIME, StopToken, proven_discs};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -14,8 +14,23 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_PLAYER: &str = "strong";
 /// Time per move until `set movetime` or `time_settings` changes it.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
-/// The largest `set hash` accepted, in MB.
-pub const MAX_HASH_MB: u64 = 4096;
+/// The largest `set depth` accepted: more plies than any game has moves.
+pub const MAX_DEPTH: u64 = 1000;
+/// The most byo-yomi stones `time_settings` and `time_left` accept.
+pub const MAX_STONES: u64 = 10_000;
+
+/// Refuses a clock figure beyond [`MAX_TIME`] or a stone count beyond
+/// [`MAX_STONES`].
+fn check_clock(seconds: &[f64], stones: u64) -> Result<(), String> {
+    let max = MAX_TIME.as_secs();
+    if seconds.iter().any(|&s| s > max as f64) {
+        return Err(format!("times must be 0 to {max} seconds"));
+    }
+    if stones > MAX_STONES {
+        return Err(format!("stones must be 0 to {MAX_STONES}"));
+    }
+    Ok(())
+}
 
 /// A command's outcome: the result text, or the error message.
 type Outcome = Result<String, String>;
@@ -25,6 +40,9 @@ pub struct Controller<W: Write> {
     game: Game,
     engine: Engine,
     clock: Clock,
+    /// Whether `set movetime` or `time_settings` chose the time rules (the
+    /// default per-move time does not cut a search defined by a depth).
+    time_chosen: bool,
     depth: Option<u32>,
     notation: Notation,
 }
@@ -40,6 +58,7 @@ impl<W: Write> Controller<W> {
             game: Game::new(8).expect("8x8 is supported"),
             engine: Engine::new(DEFAULT_PLAYER, DEFAULT_HASH_MB).expect("default player exists"),
             clock: Clock::per_move(DEFAULT_MOVE_TIME),
+            time_chosen: false,
             depth: None,
             notation: Notation::Standard,
         }
@@ -124,7 +143,9 @@ impl<W: Write> Controller<W> {
                 byoyomi,
                 stones,
             } => {
+                check_clock(&[main, byoyomi], stones)?;
                 self.clock.set_clocks(main, byoyomi, stones);
+                self.time_chosen = true;
                 Ok(String::new())
             }
             Command::TimeLeft {
@@ -132,6 +153,7 @@ impl<W: Write> Controller<W> {
                 seconds,
                 stones,
             } => {
+                check_clock(&[seconds], stones)?;
                 self.clock.set_left(color, seconds, stones);
                 Ok(String::new())
             }
@@ -140,7 +162,10 @@ impl<W: Write> Controller<W> {
                 if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") {
                     Ok(String::new())
                 } else {
-                    Err(format!("unsupported game '{game}' (only Othello)"))
+                    Err(format!(
+                        "unsupported game '{}' (only Othello)",
+                        printable(&game)
+                    ))
                 }
             }
             Command::RulesBoardSize => Ok(self.n().to_string()),
@@ -161,6 +186,15 @@ impl<W: Write> Controller<W> {
             }
             Command::Set(setting) => self.set(setting),
             Command::Analyze(k) => self.analyze(k, token, received),
+            Command::Evaluate => self.evaluate(),
+            Command::Help(None) => Ok(COMMANDS
+                .iter()
+                .map(|s| s.usage)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Command::Help(Some(name)) => spec(&name)
+                .map(|s| s.usage.to_string())
+                .ok_or_else(|| format!("unknown command '{}'", printable(&name))),
         }
     }
 
@@ -206,13 +240,7 @@ impl<W: Write> Controller<W> {
         let mv = if !pos.has_moves(color) {
             Move::Pass
         } else {
-            let (hard, soft) = self.clock.budget(color, pos.size(), pos.empties());
-            let limits = Limits {
-                soft: Some(received + soft),
-                hard: Some(received + hard),
-                depth: self.depth,
-                stop: token,
-            };
+            let limits = self.limits(&pos, token, received);
             let chosen = self.engine.choose(&pos, limits);
             match chosen.filter(|&m| pos.play(m).is_ok()) {
                 Some(m) => m,
@@ -233,6 +261,24 @@ impl<W: Write> Controller<W> {
         Ok(self.notation.write(mv))
     }
 
+    /// The limits of a search of `pos` read at `received`. A player whose
+    /// own depth defines its answer (`norvig:<depth>`) is not cut by the
+    /// default time per move, only by `stop` or a time chosen with `set
+    /// movetime` or `time_settings`. (`set depth` only caps the search of
+    /// other players: their time still applies.)
+    fn limits(&self, pos: &Position, token: StopToken, received: Instant) -> Limits {
+        let limits = Limits {
+            depth: self.depth,
+            stop: token,
+            ..Limits::default()
+        };
+        if !self.time_chosen && self.engine.depth_defined() {
+            return limits;
+        }
+        let (hard, soft) = self.clock.budget(pos.to_move(), pos.size(), pos.empties());
+        limits.with_budget_from(received, hard, soft)
+    }
+
     /// Every legal move's score for the side to move, best first (the
     /// best `k` with `analyze k`), searched with `genmove`'s time.
     fn analyze(&mut self, k: Option<u64>, token: StopToken, received: Instant) -> Outcome {
@@ -250,13 +296,7 @@ impl<W: Write> Controller<W> {
         if !pos.has_moves(pos.to_move()) {
             return Ok("pass".into());
         }
-        let (hard, soft) = self.clock.budget(pos.to_move(), pos.size(), pos.empties());
-        let limits = Limits {
-            soft: Some(received + soft),
-            hard: Some(received + hard),
-            depth: self.depth,
-            stop: token,
-        };
+        let limits = self.limits(&pos, token, received);
         let scores = self
             .engine
             .analyse(&pos, limits)
@@ -278,6 +318,18 @@ impl<W: Write> Controller<W> {
             })
             .collect::<Vec<_>>()
             .join("\n"))
+    }
+
+    /// The player's static evaluation of the current position: its own
+    /// integer score (`norvig:<depth>`: COMP24011's, White minus Black),
+    /// or discs for the side to move.
+    fn evaluate(&mut self) -> Outcome {
+        let pos = *self.position();
+        match self.engine.evaluate(&pos) {
+            Some(Evaluation::Points(p)) => Ok(p.to_string()),
+            Some(Evaluation::Discs(d)) => Ok(format!("{:+.2}", d as f64 / DISC as f64)),
+            None => Err(format!("{} has no static evaluation", self.engine.player())),
+        }
     }
 
     fn moves_text(&self, color: Color) -> String {
@@ -397,11 +449,19 @@ impl<W: Write> Controller<W> {
                 engine.new_game();
                 self.engine = engine;
             }
-            Setting::MoveTime(0) => return Err("movetime must be at least 1 ms".into()),
-            Setting::MoveTime(ms) => self.clock.set_move_time(Duration::from_millis(ms)),
+            Setting::MoveTime(ms) if ms == 0 || ms > MAX_TIME.as_millis() as u64 => {
+                return Err(format!("movetime must be 1 to {} ms", MAX_TIME.as_millis()));
+            }
+            Setting::MoveTime(ms) => {
+                self.clock.set_move_time(Duration::from_millis(ms));
+                self.time_chosen = true;
+            }
+            Setting::Depth(d) if d > MAX_DEPTH => {
+                return Err(format!("depth must be 0 (no limit) to {MAX_DEPTH}"));
+            }
             Setting::Depth(0) => self.depth = None,
-            Setting::Depth(d) => self.depth = Some(d.min(u32::MAX as u64) as u32),
-            Setting::Hash(mb) if mb == 0 || mb > MAX_HASH_MB => {
+            Setting::Depth(d) => self.depth = Some(d as u32),
+            Setting::Hash(mb) if mb == 0 || mb > MAX_HASH_MB as u64 => {
                 return Err(format!("hash must be 1 to {MAX_HASH_MB} MB"));
             }
             Setting::Hash(mb) => self.engine.set_hash_mb(mb as usize),

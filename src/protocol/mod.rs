@@ -138,7 +138,8 @@ fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<Line>> {
         };
         if !too_long {
             line.extend_from_slice(chunk);
-            if line.len() > MAX_LINE {
+            // One byte more for the `\r` of a `\r\n` ending.
+            if line.len() > MAX_LINE + 1 {
                 too_long = true;
                 line = Vec::new();
             }
@@ -151,11 +152,11 @@ fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<Line>> {
     if !any {
         return Ok(None);
     }
-    if too_long {
-        return Ok(Some(Line::TooLong));
-    }
     if line.last() == Some(&b'\r') {
         line.pop();
+    }
+    if too_long || line.len() > MAX_LINE {
+        return Ok(Some(Line::TooLong));
     }
     Ok(Some(Line::Text(line)))
 }
@@ -199,5 +200,24 @@ mod tests {
         };
         assert_eq!(t, b"name");
         assert!(read_line(&mut input).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_line_of_the_longest_length_fits_with_either_ending() {
+        for ending in [&b"\n"[..], b"\r\n"] {
+            let mut data = vec![b'x'; MAX_LINE];
+            data.extend_from_slice(ending);
+            data.extend_from_slice(&[b'y'; MAX_LINE + 1]);
+            data.extend_from_slice(ending);
+            let mut input = &data[..];
+            let Some(Line::Text(t)) = read_line(&mut input).unwrap() else {
+                panic!("a {MAX_LINE}-byte line is read")
+            };
+            assert_eq!(t.len(), MAX_LINE);
+            assert!(matches!(
+                read_line(&mut input).unwrap(),
+                Some(Line::TooLong)
+            ));
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
 use super::records::GameRecord;
-use crate::rules::{Color, Game, Move, parse_move};
+use crate::rules::{Color, Game, Move, parse_move, printable};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -33,7 +33,7 @@ impl Openings {
             return k
                 .parse()
                 .map(Openings::Random)
-                .map_err(|_| format!("bad opening length '{k}'"));
+                .map_err(|_| format!("bad opening length '{}'", printable(k)));
         }
         if let Some(path) = spec.strip_prefix("file:") {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -55,21 +55,29 @@ impl Openings {
             return Ok(Openings::List(lists));
         }
         Err(format!(
-            "unknown openings '{spec}' (none, random:<plies>, file:<path>)"
+            "unknown openings '{}' (none, random:<plies>, file:<path>)",
+            printable(spec)
         ))
     }
 }
 
 /// Splits `f5d6c3` (or `f5 d6 c3`, with `pass`/`PA` for passes) into move
-/// strings in the standard notation.
+/// strings in the standard notation (passes as `pass`).
 pub fn split_move_list(text: &str) -> Vec<String> {
     let mut moves = Vec::new();
     for word in text.split_whitespace() {
         let mut rest = word;
         while !rest.is_empty() {
-            if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+            let pass = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+                4
+            } else if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("pa") {
+                2
+            } else {
+                0
+            };
+            if pass > 0 {
                 moves.push("pass".to_string());
-                rest = &rest[4..];
+                rest = &rest[pass..];
                 continue;
             }
             let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
@@ -546,7 +554,7 @@ mod tests {
             split_move_list("a10b2 pass z26"),
             ["a10", "b2", "pass", "z26"]
         );
-        assert_eq!(split_move_list("f5PAd6"), ["f5", "PA", "d6"]);
+        assert_eq!(split_move_list("f5PAd6"), ["f5", "pass", "d6"]);
     }
 
     #[test]

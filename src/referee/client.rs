@@ -3,6 +3,7 @@
 //! prints (garbage, endless output, nothing at all) or does (hang, crash)
 //! ends up as a [`ClientError`], never as a panic or a hang of ours.
 
+use crate::rules::printable;
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -169,7 +170,7 @@ fn read_reply<R: BufRead>(reader: &mut R) -> RawReply {
                 continue; // blank lines between replies
             };
             if first != '=' && first != '?' {
-                log::warn!("engine printed '{line}' outside a reply");
+                log::warn!("engine printed '{}' outside a reply", printable(line));
                 continue;
             }
             started = true;

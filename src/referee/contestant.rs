@@ -5,7 +5,7 @@
 use super::client::{ClientError, GtpClient};
 use crate::engine::Engine;
 use crate::players::DEFAULT_HASH_MB;
-use crate::rules::{Color, Game, Move, parse_move};
+use crate::rules::{Color, Game, Move, parse_move, printable};
 use crate::search::{Clock, Limits};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -35,7 +35,7 @@ impl fmt::Display for Forfeit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Forfeit::Illegal(m) => write!(f, "illegal move {m}"),
-            Forfeit::Unreadable(m) => write!(f, "unreadable move '{m}'"),
+            Forfeit::Unreadable(m) => write!(f, "unreadable move '{}'", printable(m)),
             Forfeit::Late(d) => write!(f, "late ({:.0} ms)", d.as_secs_f64() * 1000.0),
             Forfeit::NoReply => write!(f, "no reply"),
             Forfeit::Died => write!(f, "engine died"),

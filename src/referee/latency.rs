@@ -82,6 +82,11 @@ pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyRep
         games += 1;
         engine.send("clear_board", setup_timeout)?;
         let mut game = random_opening(cfg.size, cfg.opening_plies, &mut rng);
+        // An opening that ends the game would leave nothing to ask: it is
+        // cut back to its last position with a move to play.
+        while game.position().is_game_over() {
+            game.undo().expect("the start position is not over");
+        }
         for (color, mv) in game.moves() {
             engine.send(&format!("play {color} {mv}"), setup_timeout)?;
         }

@@ -132,6 +132,21 @@ impl fmt::Display for Move {
     }
 }
 
+/// `text` with its control characters escaped (`\u{1b}`, `\n`), for
+/// echoing what a user or another program sent in a message: raw control
+/// bytes would reach a terminal or break a line-based protocol.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Why a move string could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
@@ -144,8 +159,10 @@ pub enum NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotationError::Unreadable(s) => write!(f, "unreadable move '{s}'"),
-            NotationError::OffBoard(s, n) => write!(f, "{s} is off the {n}x{n} board"),
+            NotationError::Unreadable(s) => write!(f, "unreadable move '{}'", printable(s)),
+            NotationError::OffBoard(s, n) => {
+                write!(f, "{} is off the {n}x{n} board", printable(s))
+            }
         }
     }
 }
@@ -186,9 +203,15 @@ pub fn parse_square(s: &str, n: usize) -> Result<Square, NotationError> {
     }
 }
 
-/// Parses a move: `pass` or `PA` (any case) or a square as [`parse_square`].
+/// The first board size with a 16th row, where `pa` is a square in the
+/// labs' notation (row p, column a).
+const ROW_P: usize = 16;
+
+/// Parses a move: `pass` (any case), or `PA` as GGF writes passes where
+/// that is no square (boards below 16x16), or a square as
+/// [`parse_square`].
 pub fn parse_move(s: &str, n: usize) -> Result<Move, NotationError> {
-    if s.eq_ignore_ascii_case("pass") || s.eq_ignore_ascii_case("pa") {
+    if s.eq_ignore_ascii_case("pass") || (n < ROW_P && s.eq_ignore_ascii_case("pa")) {
         return Ok(Move::Pass);
     }
     parse_square(s, n).map(Move::Place)
@@ -221,6 +244,20 @@ mod tests {
         assert_eq!(Square::new(25, 25).standard(), "z26");
         assert_eq!(parse_move("PA", 8), Ok(Move::Pass));
         assert_eq!(parse_move("Pass", 8), Ok(Move::Pass));
+    }
+
+    #[test]
+    fn every_move_reads_back_as_itself_in_both_notations() {
+        for n in (4..=26).step_by(2) {
+            for i in 0..n * n {
+                let mv = Move::Place(Square::from_index(i, n));
+                assert_eq!(parse_move(&mv.standard(), n), Ok(mv));
+                assert_eq!(parse_move(&mv.lab(), n), Ok(mv), "{} on {n}x{n}", mv.lab());
+            }
+            assert_eq!(parse_move(&Move::Pass.lab(), n), Ok(Move::Pass));
+        }
+        assert_eq!(parse_move("pa", 16), Ok(Move::Place(Square::new(15, 0))));
+        assert_eq!(parse_move("PA", 14), Ok(Move::Pass));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! GTP 2 spec, `byoyomi > 0` with `stones = 0` means no time limit (and the
 //! per-move time applies), `byoyomi = 0` means absolute time.
 
-use super::safety;
+use super::{bounded_secs, safety};
 use crate::rules::Color;
 use std::time::Duration;
 
@@ -166,7 +166,7 @@ impl Clock {
                 }
                 .max(0.0);
                 if side.stones > 0 {
-                    (Duration::from_secs_f64(left / side.stones as f64), None)
+                    (bounded_secs(left / side.stones as f64), None)
                 } else {
                     // Our moves still to come that need time, roughly half
                     // the empties (on 8x8 those above SOLVED_BELOW); keep
@@ -186,10 +186,7 @@ impl Clock {
                     let hard = (share * OVERSPEND)
                         .min(left * MOST_OF_LEFT + per_stone)
                         .max(share);
-                    (
-                        Duration::from_secs_f64(hard),
-                        Some(Duration::from_secs_f64(share * SOFT_SHARE)),
-                    )
+                    (bounded_secs(hard), Some(bounded_secs(share * SOFT_SHARE)))
                 }
             }
         };

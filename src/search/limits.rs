@@ -76,6 +76,22 @@ impl StopToken {
     }
 }
 
+/// The longest time any limit may be: every time a user, a GUI or a
+/// referee gives (per move or on a clock) is refused above it, so that no
+/// deadline can overflow the clock. About 11.6 days.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+/// `seconds` as a duration, saturated to 0..=[`MAX_TIME`] (NaN is 0): a
+/// clock computed from checked inputs stays in range, and one that is
+/// not cannot panic.
+pub fn bounded_secs(seconds: f64) -> Duration {
+    if seconds.is_nan() || seconds <= 0.0 {
+        Duration::ZERO
+    } else {
+        Duration::try_from_secs_f64(seconds).map_or(MAX_TIME, |d| d.min(MAX_TIME))
+    }
+}
+
 /// Time kept back from a move's budget for reading, writing and
 /// scheduling: a twentieth of it, at least 3 ms and at most 15 ms.
 pub fn safety(limit: Duration) -> Duration {
@@ -113,10 +129,16 @@ impl Limits {
 
     /// These limits with a hard limit `hard` and a soft one `soft` from now.
     pub fn with_budget(self, hard: Duration, soft: Duration) -> Limits {
-        let now = Instant::now();
+        self.with_budget_from(Instant::now(), hard, soft)
+    }
+
+    /// These limits with a hard limit `hard` and a soft one `soft` after
+    /// `start` (capped at [`MAX_TIME`], so that no deadline overflows).
+    pub fn with_budget_from(self, start: Instant, hard: Duration, soft: Duration) -> Limits {
+        let hard = hard.min(MAX_TIME);
         Limits {
-            soft: Some(now + soft.min(hard)),
-            hard: Some(now + hard),
+            soft: start.checked_add(soft.min(hard)),
+            hard: start.checked_add(hard),
             ..self
         }
     }
@@ -177,6 +199,19 @@ mod tests {
         signal.raise();
         assert!(token.is_raised());
         assert!(!signal.token().is_raised());
+    }
+
+    #[test]
+    fn times_are_bounded() {
+        assert_eq!(bounded_secs(1e300), MAX_TIME);
+        assert_eq!(bounded_secs(f64::INFINITY), MAX_TIME);
+        assert_eq!(bounded_secs(f64::NAN), Duration::ZERO);
+        assert_eq!(bounded_secs(-3.0), Duration::ZERO);
+        assert_eq!(bounded_secs(1.5), Duration::from_millis(1500));
+        let limits = Limits::default().with_budget(Duration::MAX, Duration::MAX);
+        let hard = limits.hard.expect("a deadline");
+        assert!(hard <= Instant::now() + MAX_TIME);
+        assert_eq!(limits.soft, limits.hard);
     }
 
     #[test]

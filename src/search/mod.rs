@@ -15,5 +15,5 @@ pub use alphabeta::{
 pub use clock::Clock;
 pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs, to_table};
 pub use eval::{DISC, Evaluator, Heuristic, probcut_depth};
-pub use limits::{Limits, StopSignal, StopToken, safety};
+pub use limits::{Limits, MAX_TIME, StopSignal, StopToken, bounded_secs, safety};
 pub use tt::{Bound, Hit, TranspositionTable};

@@ -3,7 +3,7 @@
 //! search does (a check that a change meant to be pure speed is), and the
 //! nodes per second measure speed.
 
-use crate::players::{Player, Strong};
+use crate::players::Strong;
 use crate::rules::obf::Problem;
 use crate::rules::{Move, Position};
 use crate::search::Limits;
@@ -94,7 +94,7 @@ pub fn run(mut each: impl FnMut(&BenchResult)) -> Vec<BenchResult> {
                 ..Limits::unlimited()
             };
             // The table's pages are touched before the clock starts.
-            player.new_game();
+            player.commit_table();
             let start = Instant::now();
             let it = player.search_position(&b.position, &limits);
             let result = BenchResult {

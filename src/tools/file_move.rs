@@ -6,7 +6,7 @@
 //! Nothing is written when anything is wrong.
 
 use crate::players::{Player, Weights};
-use crate::rules::{Color, Move, Position, Square};
+use crate::rules::{Color, Move, Position, Square, printable};
 use crate::search::Limits;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -37,13 +37,20 @@ impl fmt::Display for FileMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FileMoveError::BadName(s) => {
+                let s = printable(s);
                 write!(f, "file name '{s}' does not end in -NN (two digits)")
             }
-            FileMoveError::BadColor(s) => write!(f, "colour '{s}' is not black or white"),
-            FileMoveError::BadAction(s) => write!(
-                f,
-                "'{s}' is neither seconds (e.g. 1.5) nor a move XY (column, row: 1-8)"
-            ),
+            FileMoveError::BadColor(s) => {
+                let s = printable(s);
+                write!(f, "colour '{s}' is not black or white")
+            }
+            FileMoveError::BadAction(s) => {
+                let s = printable(s);
+                write!(
+                    f,
+                    "'{s}' is neither seconds (e.g. 1.5) nor a move XY (column, row: 1-8)"
+                )
+            }
             FileMoveError::Read(s) => write!(f, "cannot read the board: {s}"),
             FileMoveError::BadBoard(s) => write!(f, "bad board file: {s}"),
             FileMoveError::Illegal(s) => write!(f, "illegal move {s}"),
@@ -115,7 +122,8 @@ pub fn parse_board(text: &str, to_move: Color) -> Result<Position, FileMoveError
                 'W' => Some(Color::White),
                 other => {
                     return Err(FileMoveError::BadBoard(format!(
-                        "'{other}' on line {}",
+                        "'{}' on line {}",
+                        other.escape_default(),
                         r + 1
                     )));
                 }

@@ -1,0 +1,176 @@
+//! Bad input to the subcommands through the real binary: every number is
+//! bounded with a clear message (exit status 2, nothing written), and the
+//! tools end on inputs that once made them loop or abort.
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `reversi args...` with `stdin` as input; the process is killed if
+/// it runs longer than a minute (only a hang fails that).
+fn reversi(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = input.write_all(&data);
+    });
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("reversi {args:?} did not end");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    writer.join().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Asserts that `reversi args` fails with status 2 and a message
+/// containing `message` on stderr.
+fn refused(args: &[&str], stdin: &str, message: &str) {
+    let out = reversi(args, stdin);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn solve_bounds_its_table_and_refuses_an_empty_file() {
+    refused(
+        &["solve", "--hash", "99999999", "x.obf"],
+        "",
+        "is not in 1..=4096",
+    );
+    refused(
+        &["solve", "--hash", "18446744073709551615", "x.obf"],
+        "",
+        "is not in 1..=4096",
+    );
+    refused(&["solve", "--hash", "0", "x.obf"], "", "is not in 1..=4096");
+    let empty = std::env::temp_dir().join(format!("reversi-empty-{}.obf", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    refused(&["solve", empty.to_str().unwrap()], "", "no positions");
+}
+
+#[test]
+fn solve_reports_search_and_wall_time() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/ffo/fforum-20-39.obf"
+    );
+    // FFO #20 alone (the first line), on a small table.
+    let first = std::fs::read_to_string(file).unwrap();
+    let one = std::env::temp_dir().join(format!("reversi-ffo20-{}.obf", std::process::id()));
+    std::fs::write(&one, first.lines().next().unwrap()).unwrap();
+    let out = reversi(&["solve", "--hash", "8", one.to_str().unwrap()], "");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let total = text.lines().last().unwrap();
+    assert!(total.starts_with("total: 1 positions, 1/1 agree"), "{text}");
+    assert!(total.ends_with(" s wall"), "{text}");
+}
+
+#[test]
+fn latency_ends_when_openings_end_the_game_and_bounds_its_time() {
+    let out = reversi(
+        &[
+            "latency",
+            "--opening-plies",
+            "70",
+            "--moves",
+            "1",
+            "--movetime-ms",
+            "20",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("1 genmove replies on 8x8"), "{text}");
+    refused(&["latency", "--movetime-ms", "0"], "", "is not in 1..=");
+    refused(
+        &["latency", "--movetime-ms", "18446744073709551615"],
+        "",
+        "is not in 1..=1000000000",
+    );
+}
+
+#[test]
+fn match_times_and_counts_are_bounded() {
+    refused(
+        &[
+            "match",
+            "greedy",
+            "first",
+            "--time-ms",
+            "18446744073709551615",
+        ],
+        "",
+        "is not in 1..=1000000000",
+    );
+    refused(
+        &["match", "greedy", "first", "--game-time-ms", "0"],
+        "",
+        "is not in 1..=",
+    );
+    refused(
+        &["match", "greedy", "first", "--games", "0"],
+        "",
+        "is not in 1..=",
+    );
+    refused(
+        &["lab8", "--move-time-ms", "99999999999"],
+        "",
+        "is not in 1..=1000000000",
+    );
+}
+
+#[test]
+fn train_refuses_bad_settings_and_writes_only_where_told() {
+    let out = std::env::temp_dir().join(format!("reversi-train-{}.bin", std::process::id()));
+    let out = out.to_str().unwrap();
+    refused(&["train"], "f5d6\n", "--out");
+    refused(&["train", "--out", out, "--holdout", "2"], "", "share");
+    refused(&["train", "--out", out, "--rate", "nan"], "", "above 0");
+    refused(&["train", "--out", out, "--smooth=-1"], "", "from 0 to 100");
+    refused(
+        &["train", "--out", out, "--threads", "0"],
+        "",
+        "is not in 1..=256",
+    );
+    refused(
+        &["train", "--out", out],
+        "f5d6\n",
+        "no positions to train on",
+    );
+    assert!(!std::path::Path::new(out).exists());
+}
+
+#[test]
+fn help_for_every_subcommand_and_for_help() {
+    for args in [&["help", "--help"][..], &["help", "solve"], &["help"]] {
+        let out = reversi(args, "");
+        assert!(out.status.success(), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: reversi"));
+    }
+    refused(&["help", "nothing\u{1b}[2J"], "", "'nothing\\u{1b}[2J'");
+}
+
+#[test]
+fn messages_escape_control_characters() {
+    refused(&["state", "--from", "[\u{7}]"], "", "bad state '[\\u{7}]'");
+    refused(
+        &["match", "x\u{1b}y", "first"],
+        "",
+        "unknown player 'x\\u{1b}y'",
+    );
+}
