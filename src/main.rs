@@ -512,7 +512,14 @@ fn run_match(
     let mut on_game = |o: &arena::Outcome| {
         bar.inc(1);
         if let Some((c, f)) = &o.forfeit {
-            bar.set_message(format!("last forfeit: {c} {f}"));
+            let who = match c {
+                Color::Black => &o.record.black,
+                Color::White => &o.record.white,
+            };
+            bar.set_message(format!("last forfeit: {c} {}", f.kind()));
+            // On stderr even when the bar is hidden (not a terminal).
+            let game = bar.position();
+            bar.suspend(|| eprintln!("game {game}: {who} ({c}) forfeits: {f}"));
         }
         let mut put = |file: &mut Option<std::fs::File>, line: String| {
             if let Some(f) = file

@@ -186,3 +186,91 @@ fn a_tournament_ranks_by_lab8_points() {
         .sum();
     assert!((total - 12.0).abs() < 1e-6, "{text}");
 }
+
+/// Runs `reversi match greedy <contestant>` for `games` games with records;
+/// returns (stdout, stderr, the GGF records).
+fn referee_with_records(contestant: &str, games: usize) -> (String, String, String) {
+    let ggf = std::env::temp_dir().join(format!(
+        "reversi-forfeit-{}-{games}.ggf",
+        std::process::id()
+    ));
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", "greedy", contestant, "--games", &games.to_string()])
+        .args(["--time-ms", "100", "--margin-ms", "50", "--records"])
+        .arg(&ggf)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let records = std::fs::read_to_string(&ggf).unwrap();
+    std::fs::remove_file(&ggf).unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        records,
+    )
+}
+
+#[test]
+fn forfeits_are_recorded_as_ggf_forfeits_and_scored_as_whole_boards() {
+    let late = fake_engine("late-records", "sleep 0.4; printf '= d3\\n\\n'");
+    let (table, _, records) = referee_with_records(&format!("cmd:{}", late.display()), 2);
+    // Greedy has Black in game 1, White in game 2.
+    let lines: Vec<&str> = records.lines().collect();
+    assert!(lines[0].contains("RE[+64:t]"), "{records}");
+    assert!(lines[1].contains("RE[-64:t]"), "{records}");
+    assert!(row(&table, "greedy").contains(" +64.0 "), "{table}");
+    let dies = fake_engine("dies-records", "exit 3");
+    let (_, _, records) = referee_with_records(&format!("cmd:{}", dies.display()), 1);
+    assert!(records.contains("RE[+64:r]"), "{records}");
+}
+
+#[test]
+fn why_an_engine_died_is_shown_with_its_forfeit() {
+    let (table, stderr, _) = referee_with_records("cmd:/nonexistent/engine", 1);
+    assert!(row(&table, "cmd:").ends_with("1 died"), "{table}");
+    assert!(
+        stderr.contains("forfeits: engine died; its stderr ended: ")
+            && stderr.contains("/nonexistent/engine")
+            && stderr.contains("not found"),
+        "{stderr}"
+    );
+    // A flood on stderr is cut to its last lines, each cut short.
+    let flood = fake_engine(
+        "flood",
+        "i=0; while [ $i -lt 2000 ]; do printf '%0500d\\n' $i >&2; i=$((i+1)); done; exit 1",
+    );
+    let (_, stderr, _) = referee_with_records(&format!("cmd:{}", flood.display()), 1);
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("forfeits"))
+        .expect("a forfeit line");
+    assert!(line.len() < 5 * 220 + 200, "{} bytes", line.len());
+    assert!(line.contains("|"), "{line}");
+}
+
+#[test]
+fn an_engine_and_its_children_are_ended_after_the_match() {
+    // The engine starts a child that would outlive it, writes the child's
+    // pid, then hangs on genmove.
+    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("child.pid");
+    let spawner = fake_engine(
+        "spawner",
+        &format!("sleep 1000 & echo $! > '{}'; sleep 30", pid_file.display()),
+    );
+    let table = referee(&spawner, 1);
+    assert!(row(&table, "cmd:").ends_with("1 no reply"), "{table}");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim();
+    // A killed child may linger a moment as a zombie of init's.
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| !s.split(") ").nth(1).unwrap_or("").starts_with('Z'))
+    };
+    let start = std::time::Instant::now();
+    while alive() && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive(), "the engine's child {pid} still runs");
+}

@@ -4,7 +4,7 @@
 //! tables that summarise it all.
 
 use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
-use super::records::GameRecord;
+use super::records::{Ending, GameRecord};
 use crate::rules::{Color, Game, Move, parse_move, printable};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -259,7 +259,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
         }
     }
     if let Some((c, f)) = &forfeit
-        && matches!(f, Forfeit::NoReply | Forfeit::Died | Forfeit::Refused(_))
+        && matches!(f, Forfeit::NoReply | Forfeit::Died(_) | Forfeit::Refused(_))
     {
         sides[index(*c)].reset();
     }
@@ -271,6 +271,13 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
         moves: game.moves().collect(),
         end,
         time_control: config.time.record(),
+        ending: match &forfeit {
+            None => Ending::Played,
+            Some((loser, f)) => Ending::Forfeit {
+                loser: *loser,
+                on_time: matches!(f, Forfeit::Late(_) | Forfeit::NoReply),
+            },
+        },
     };
     let black_discs = record.black_score();
     Outcome {

@@ -2,17 +2,28 @@
 //! a time and waits for its reply with a timeout. Whatever the engine
 //! prints (garbage, endless output, nothing at all) or does (hang, crash)
 //! ends up as a [`ClientError`], never as a panic or a hang of ours.
+//!
+//! The engine runs in a process group of its own, which is killed as a
+//! whole at the end, so that an engine behind a wrapper script, or one
+//! that started children, leaves nothing running. The last lines it wrote
+//! to stderr are kept (a few, each cut short) to say why it died.
 
 use crate::rules::printable;
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// Longest reply we keep; longer ones are a protocol error.
 const MAX_REPLY: usize = 1 << 20;
+/// How many of the engine's last stderr lines are kept.
+const STDERR_LINES: usize = 5;
+/// How much of each stderr line is kept, in characters.
+const STDERR_LINE_CHARS: usize = 200;
 
 /// Why a command did not get a success reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,20 +63,74 @@ pub struct GtpClient {
     child: Child,
     stdin: Option<ChildStdin>,
     replies: Receiver<RawReply>,
+    stderr: StderrTail,
+}
+
+/// The last lines an engine wrote to stderr, read on a thread of their
+/// own; the channel closes when the engine's stderr does.
+struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    closed: Receiver<()>,
+}
+
+impl StderrTail {
+    fn spawn(stderr: std::process::ChildStderr) -> std::io::Result<StderrTail> {
+        let lines = Arc::new(Mutex::new(VecDeque::new()));
+        let (done, closed) = bounded::<()>(0);
+        let kept = lines.clone();
+        thread::Builder::new()
+            .name("gtp-stderr".into())
+            .spawn(move || {
+                let _done = done;
+                let mut reader = BufReader::new(stderr);
+                let mut line = Vec::new();
+                // Lines are read whole but kept cut short, so an engine
+                // that floods stderr costs time, not memory.
+                while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                    let text = String::from_utf8_lossy(&line);
+                    let text: String = printable(text.trim_end_matches(['\n', '\r']))
+                        .chars()
+                        .take(STDERR_LINE_CHARS)
+                        .collect();
+                    line.clear();
+                    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                    if kept.len() == STDERR_LINES {
+                        kept.pop_front();
+                    }
+                    kept.push_back(text);
+                }
+            })?;
+        Ok(StderrTail { lines, closed })
+    }
+
+    /// The kept lines, oldest first, joined by ` | `; waits up to `wait`
+    /// for the engine's stderr to close (a dead engine's last words may
+    /// still be in the pipe).
+    fn text(&self, wait: Duration) -> String {
+        let _ = self.closed.recv_timeout(wait);
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.iter().cloned().collect::<Vec<_>>().join(" | ")
+    }
 }
 
 impl GtpClient {
-    /// Starts `command_line` with `sh -c`, its stderr discarded.
+    /// Starts `command_line` with `sh -c`, in a process group of its own.
     pub fn spawn(command_line: &str) -> Result<GtpClient, ClientError> {
-        let mut child = Command::new("sh")
+        let mut command = Command::new("sh");
+        command
             .arg("-c")
             .arg(format!("exec {command_line}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| ClientError::Spawn(e.to_string()))?;
         let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = StderrTail::spawn(child.stderr.take().expect("piped stderr"))
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
         // One reply in flight at a time; a small buffer is plenty.
         let (tx, replies) = bounded(4);
         thread::Builder::new()
@@ -86,7 +151,13 @@ impl GtpClient {
             stdin: child.stdin.take(),
             child,
             replies,
+            stderr,
         })
+    }
+
+    /// The engine's last lines on stderr (see [`StderrTail::text`]).
+    pub fn last_stderr(&self, wait: Duration) -> String {
+        self.stderr.text(wait)
     }
 
     /// The command line the engine was started with.
@@ -131,8 +202,18 @@ impl GtpClient {
         self.kill();
     }
 
+    /// Ends the engine's whole process group, then reaps the engine.
     fn kill(&mut self) {
         self.stdin.take();
+        #[cfg(unix)]
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) only sends a signal; the group is the one
+            // the engine was started in (its id is the engine's pid), and
+            // it still exists, since the engine is not reaped yet.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -25,8 +25,9 @@ pub enum Forfeit {
     Late(Duration),
     /// No reply at all in time.
     NoReply,
-    /// The engine died (or its output ended).
-    Died,
+    /// The engine died (or its output ended), with its last words on
+    /// stderr (possibly none).
+    Died(String),
     /// The engine refused a command it must accept (`play`, `boardsize`).
     Refused(String),
 }
@@ -38,7 +39,8 @@ impl fmt::Display for Forfeit {
             Forfeit::Unreadable(m) => write!(f, "unreadable move '{}'", printable(m)),
             Forfeit::Late(d) => write!(f, "late ({:.0} ms)", d.as_secs_f64() * 1000.0),
             Forfeit::NoReply => write!(f, "no reply"),
-            Forfeit::Died => write!(f, "engine died"),
+            Forfeit::Died(stderr) if stderr.is_empty() => write!(f, "engine died"),
+            Forfeit::Died(stderr) => write!(f, "engine died; its stderr ended: {stderr}"),
             Forfeit::Refused(m) => write!(f, "refused a command: {m}"),
         }
     }
@@ -52,16 +54,24 @@ impl Forfeit {
             Forfeit::Unreadable(_) => "unreadable",
             Forfeit::Late(_) => "late",
             Forfeit::NoReply => "no reply",
-            Forfeit::Died => "died",
+            Forfeit::Died(_) => "died",
             Forfeit::Refused(_) => "refused",
         }
     }
 }
 
-fn from_client(e: ClientError) -> Forfeit {
+/// How long a dead engine's stderr may take to reach us.
+const LAST_WORDS: Duration = Duration::from_millis(200);
+
+/// The forfeit for a client error; a death carries the engine's last
+/// lines on stderr.
+fn from_client(e: ClientError, client: Option<&GtpClient>) -> Forfeit {
     match e {
         ClientError::Timeout => Forfeit::NoReply,
-        ClientError::Died | ClientError::Spawn(_) => Forfeit::Died,
+        ClientError::Spawn(m) => Forfeit::Died(m),
+        ClientError::Died => {
+            Forfeit::Died(client.map_or(String::new(), |c| c.last_stderr(LAST_WORDS)))
+        }
         ClientError::Refused(m) | ClientError::Garbled(m) => Forfeit::Refused(m),
     }
 }
@@ -175,10 +185,13 @@ impl Contestant {
             }
             Kind::External { command, client } => {
                 if client.is_none() {
-                    *client = Some(GtpClient::spawn(command).map_err(from_client)?);
+                    *client = Some(GtpClient::spawn(command).map_err(|e| from_client(e, None))?);
                 }
                 let c = client.as_mut().expect("just started");
-                let mut send = |cmd: &str| c.send(cmd, SETUP_TIMEOUT).map_err(from_client);
+                let mut send = |cmd: &str| {
+                    let reply = c.send(cmd, SETUP_TIMEOUT);
+                    reply.map_err(|e| from_client(e, Some(c)))
+                };
                 send(&format!("boardsize {n}"))?;
                 send("clear_board")?;
                 match time {
@@ -207,10 +220,9 @@ impl Contestant {
         match &mut self.kind {
             Kind::Builtin(_) => Ok(()),
             Kind::External { client, .. } => {
-                let c = client.as_mut().ok_or(Forfeit::Died)?;
-                c.send(&format!("play {color} {mv}"), SETUP_TIMEOUT)
-                    .map(|_| ())
-                    .map_err(from_client)
+                let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
+                let reply = c.send(&format!("play {color} {mv}"), SETUP_TIMEOUT);
+                reply.map(|_| ()).map_err(|e| from_client(e, Some(c)))
             }
         }
     }
@@ -244,7 +256,7 @@ impl Contestant {
                 (mv, start.elapsed())
             }
             Kind::External { client, .. } => {
-                let c = client.as_mut().ok_or(Forfeit::Died)?;
+                let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
                 if let MoveTime::Clock(left) = time {
                     // An engine that keeps its own clock may refuse this.
                     let told = c.send(
@@ -252,14 +264,14 @@ impl Contestant {
                         SETUP_TIMEOUT,
                     );
                     if let Err(e @ (ClientError::Died | ClientError::Timeout)) = told {
-                        return Err(from_client(e));
+                        return Err(from_client(e, Some(c)));
                     }
                 }
                 // Wait well past the limit so that a late reply is told
                 // apart from none at all.
                 let wait = limit * 2 + margin + Duration::from_secs(2);
                 let (reply, took) = c.timed(&format!("genmove {color}"), wait);
-                let text = reply.map_err(from_client)?;
+                let text = reply.map_err(|e| from_client(e, Some(c)))?;
                 let mv = parse_move(text.trim(), pos.size())
                     .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;
                 (mv, took)

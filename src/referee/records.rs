@@ -17,12 +17,28 @@ pub struct GameRecord {
     pub end: Position,
     /// Time control, as written in GGF `TI[...]` (e.g. `0.1s/move`).
     pub time_control: String,
+    pub ending: Ending,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to the end, or stopped after a number of plies.
+    Played,
+    /// `loser` forfeited it: on time (late, or no reply), or otherwise
+    /// (an illegal or unreadable move, a crash: GGF's resignation).
+    Forfeit { loser: Color, on_time: bool },
 }
 
 impl GameRecord {
     /// Black's discs minus White's at the end, empty squares to the winner
-    /// once the game is over.
+    /// once the game is over; a forfeit gives the winner the whole board,
+    /// as GGS scores a resignation or a timeout.
     pub fn black_score(&self) -> i32 {
+        if let Ending::Forfeit { loser, .. } = self.ending {
+            let board = (self.end.size() * self.end.size()) as i32;
+            return if loser == Color::Black { -board } else { board };
+        }
         let b = self.end.count(Color::Black) as i32;
         let w = self.end.count(Color::White) as i32;
         let diff = b - w;
@@ -62,10 +78,12 @@ impl GameRecord {
             Color::White => 'O',
         };
         let score = self.black_score();
-        let result = if score > 0 {
-            format!("+{score}")
-        } else {
-            score.to_string()
+        let result = match self.ending {
+            Ending::Played if score == 0 => "0".to_string(),
+            Ending::Played => format!("{score:+}"),
+            Ending::Forfeit { on_time, .. } => {
+                format!("{score:+}:{}", if on_time { 't' } else { 'r' })
+            }
         };
         let mut text = format!(
             "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{result}]TI[{}]TY[{n}]BO[{n} {board} {side}]",
@@ -113,6 +131,7 @@ mod tests {
             moves: g.moves().collect(),
             end: *g.position(),
             time_control: "0.1s/move".into(),
+            ending: Ending::Played,
         };
         assert_eq!(rec.move_list(), "f5d6c3");
         assert_eq!(
@@ -121,5 +140,24 @@ mod tests {
              BO[8 ---------------------------O*------*O--------------------------- *]\
              B[f5]W[d6]B[c3];)"
         );
+        // Forfeits: the whole board to the winner, with GGF's flags.
+        let late = GameRecord {
+            ending: Ending::Forfeit {
+                loser: Color::White,
+                on_time: true,
+            },
+            ..rec.clone()
+        };
+        assert_eq!(late.black_score(), 64);
+        assert!(late.ggf().contains("RE[+64:t]"), "{}", late.ggf());
+        let crashed = GameRecord {
+            ending: Ending::Forfeit {
+                loser: Color::Black,
+                on_time: false,
+            },
+            ..rec
+        };
+        assert_eq!(crashed.black_score(), -64);
+        assert!(crashed.ggf().contains("RE[-64:r]"), "{}", crashed.ggf());
     }
 }
