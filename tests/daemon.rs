@@ -624,3 +624,100 @@ fn in_lab_notation_a16_is_a_square_and_pass_is_pass() {
     );
     assert_eq!(d.ask("final_score"), "= B+256\n\n");
 }
+
+/// Every command line of the session transcripts: real commands to mutate.
+fn session_lines() -> Vec<Vec<u8>> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions/");
+    let mut lines = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "cmds") {
+            let text = std::fs::read(&path).unwrap();
+            lines.extend(text.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+        }
+    }
+    lines.extend(TEMPLATES.iter().map(|t| t.replace('#', "7").into_bytes()));
+    lines
+}
+
+/// `line` changed by `op` at a place and with a byte chosen by `seed`:
+/// kept, a byte deleted, inserted or replaced, a word doubled or dropped,
+/// or a number replaced by an extreme one.
+fn mutate(line: &[u8], op: u8, seed: u64) -> Vec<u8> {
+    let mut line = line.to_vec();
+    let at = |len: usize| if len == 0 { 0 } else { (seed as usize) % len };
+    let byte = (seed >> 32) as u8;
+    match op {
+        1 if !line.is_empty() => {
+            line.remove(at(line.len()));
+        }
+        2 => line.insert(at(line.len() + 1), byte),
+        3 if !line.is_empty() => {
+            let i = at(line.len());
+            line[i] = byte;
+        }
+        4 | 5 => {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            let mut words: Vec<&str> = text.split(' ').collect();
+            let i = at(words.len());
+            if op == 4 {
+                words.insert(i, words[i]);
+            } else if words.len() > 1 {
+                words.remove(i);
+            }
+            line = words.join(" ").into_bytes();
+        }
+        6 => {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            let extreme = EXTREME[at(EXTREME.len())];
+            let words: Vec<String> = text
+                .split(' ')
+                .map(|w| {
+                    if w.parse::<f64>().is_ok() {
+                        extreme.to_string()
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect();
+            line = words.join(" ").into_bytes();
+        }
+        _ => {}
+    }
+    line.retain(|&b| b != b'\n');
+    line
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Real command lines, mutated: one reply a line, each a success or a
+    /// refusal, and the daemon ends cleanly.
+    #[test]
+    fn mutated_command_lines_get_exactly_one_reply_each(
+        picks in prop::collection::vec((any::<prop::sample::Index>(), 0u8..8, any::<u64>()), 1..60)
+    ) {
+        let corpus = session_lines();
+        let lines: Vec<Vec<u8>> = picks
+            .iter()
+            .map(|(i, op, seed)| mutate(i.get::<Vec<u8>>(&corpus), *op, *seed))
+            .filter(|l| !cleaned(l).contains("quit"))
+            .collect();
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"999999 name\n");
+        let (out, status) = run_script(&input);
+        let out = String::from_utf8(out).unwrap();
+        prop_assert!(status.success(), "{}", out);
+        let expected = lines.iter().filter(|l| gets_reply(l)).count() + 1;
+        let replies: Vec<&str> = out.split_terminator("\n\n").collect();
+        prop_assert_eq!(replies.len(), expected, "{}", out);
+        prop_assert_eq!(*replies.last().unwrap(), "=999999 reversi");
+        for r in &replies {
+            prop_assert!(r.starts_with('=') || r.starts_with('?'), "{}", r);
+        }
+    }
+}
