@@ -212,13 +212,16 @@ mod tests {
         Duration::from_millis(ms)
     }
 
-    /// The margin of budgets of 300 ms and more.
-    const SAFETY: Duration = Duration::from_millis(15);
+    /// A hard limit of `ms` less its safety margin.
+    fn hard(ms: u64) -> Duration {
+        let limit = Duration::from_millis(ms);
+        limit - safety(limit)
+    }
 
     #[test]
     fn per_move_time_keeps_a_safety_margin() {
         let c = Clock::per_move(ms(1000));
-        assert_eq!(c.budget(Color::Black, 8, 60), (ms(985), ms(985) / 2));
+        assert_eq!(c.budget(Color::Black, 8, 60), (ms(950), ms(950) / 2));
         let short = Clock::per_move(ms(100));
         assert_eq!(short.budget(Color::Black, 8, 60).0, ms(95));
         let tiny = Clock::per_move(ms(1));
@@ -232,13 +235,13 @@ mod tests {
         // 60 empties: 20 + 2 moves that need time share 44 s, plus 2 s of
         // byo-yomi each:
         // a 4 s share, which a long iteration may take to 8 s.
-        assert_eq!(c.budget(Color::White, 8, 60), (ms(8000) - SAFETY, ms(2800)));
+        assert_eq!(c.budget(Color::White, 8, 60), (hard(8000), ms(2800)));
         // A fresh byo-yomi period as a GUI reports it is exact.
         c.set_left(Color::White, 10.0, 5);
-        assert_eq!(c.budget(Color::White, 8, 60).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::White, 8, 60).0, hard(2000));
         // A period under way is trusted to a second less.
         c.set_left(Color::White, 9.0, 4);
-        assert_eq!(c.budget(Color::White, 8, 60).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::White, 8, 60).0, hard(2000));
     }
 
     #[test]
@@ -247,11 +250,11 @@ mod tests {
         c.set_clocks(22.0, 0.0, 0);
         // 20 + 2 moves that need time: a 1 s share; no iteration starts
         // after 0.7 s, none runs past 2 s.
-        assert_eq!(c.budget(Color::Black, 8, 60), (ms(2000) - SAFETY, ms(700)));
+        assert_eq!(c.budget(Color::Black, 8, 60), (hard(2000), ms(700)));
         // Without a solver every move needs time: on 10x10, 30 + 2 moves
         // share 32 s.
         c.set_clocks(32.0, 0.0, 0);
-        assert_eq!(c.budget(Color::Black, 10, 60), (ms(2000) - SAFETY, ms(700)));
+        assert_eq!(c.budget(Color::Black, 10, 60), (hard(2000), ms(700)));
         // Near the end one move never takes more than a third of the
         // clock, counted as 1 + 2 moves.
         c.set_left(Color::Black, 1.2, 0);
@@ -266,12 +269,12 @@ mod tests {
         let mut c = Clock::per_move(ms(1000));
         c.set_clocks(20.0, 10.0, 5);
         c.set_left(Color::Black, 3.0, 1);
-        assert_eq!(c.budget(Color::Black, 8, 30).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 30).0, hard(2000));
         c.set_left(Color::Black, 1.0, 1);
-        assert_eq!(c.budget(Color::Black, 8, 30).0, ms(500) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 30).0, hard(500));
         // A figure to the millisecond is exact.
         c.set_left(Color::Black, 2.5, 1);
-        assert_eq!(c.budget(Color::Black, 8, 30).0, ms(2500) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 30).0, hard(2500));
     }
 
     #[test]
@@ -280,11 +283,11 @@ mod tests {
         // time_left <colour> 1 1 before every genmove.
         let mut c = Clock::per_move(ms(5000));
         c.set_clocks(0.0, 1.0, 1);
-        assert_eq!(c.budget(Color::Black, 8, 60).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 60).0, hard(1000));
         c.set_left(Color::Black, 1.0, 1);
-        assert_eq!(c.budget(Color::Black, 8, 60).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 60).0, hard(1000));
         c.charge(Color::Black, ms(990));
-        assert_eq!(c.budget(Color::Black, 8, 60).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 60).0, hard(1000));
     }
 
     #[test]
@@ -293,9 +296,9 @@ mod tests {
         c.set_clocks(1.0, 10.0, 5);
         c.charge(Color::Black, ms(2000));
         // 10 s for 5 moves, by our own exact count.
-        assert_eq!(c.budget(Color::Black, 8, 40).0, ms(2000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 40).0, hard(2000));
         // No time limits: back to the per-move time.
         c.set_clocks(0.0, 5.0, 0);
-        assert_eq!(c.budget(Color::Black, 8, 40).0, ms(1000) - SAFETY);
+        assert_eq!(c.budget(Color::Black, 8, 40).0, hard(1000));
     }
 }
