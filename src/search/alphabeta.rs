@@ -1,14 +1,12 @@
-//! The midgame search, written once for every [`Board`]: iterative
-//! deepening over a negamax principal-variation search with a
-//! transposition table.
+//! The midgame node search, written once for every [`Board`](crate::rules::Board):
+//! negamax principal-variation search with a transposition table, run
+//! iteration by iteration by [`super::deepening`].
 //!
 //! Why it is built this way:
-//! - Iterative deepening gives an answer at any moment (the best move of
-//!   the last finished iteration) and fills the table so that each deeper
-//!   iteration tries the best move first. The soft limit stops starting
-//!   iterations that could not finish; the hard limit and the stop token
-//!   are polled every [`poll_interval`] nodes and abandon the iteration in
-//!   progress.
+//! - The hard limit and the stop token are polled every [`poll_interval`]
+//!   nodes and abandon the iteration in progress; iterative deepening
+//!   keeps the last finished iteration's answer and fills the table so
+//!   that each deeper iteration tries the best move first.
 //! - PVS searches the first (best-ordered) move with the full window and
 //!   the rest with a null window, re-searching only moves that beat alpha.
 //!   That pays off because ordering is good: the table move first, then
@@ -22,20 +20,14 @@
 //!   when it lies far enough outside the window; the depth saved goes into
 //!   deeper iterations on the lines that matter.
 
-use super::endgame::{
-    Endgame, SELECTIVE_LEVELS, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED, expected_solve_nodes,
-};
-use super::eval::{DISC, Evaluator, probcut_depth};
+use super::endgame::Endgame;
+use super::eval::{Evaluator, probcut_depth};
 use super::limits::{ClockPoll, Limits};
+use super::score::{INFINITY, WIN, forced_finish, terminal_score};
 use super::tt::{Bound, TranspositionTable};
-use crate::rules::{Board, SquareSet};
-use std::time::{Duration, Instant};
+use crate::rules::SquareSet;
+use std::time::Duration;
 
-/// Added to (or taken from) the score of a finished game, so that a proven
-/// win outranks every heuristic evaluation.
-pub const WIN: i32 = 1_000_000;
-/// Larger than any score.
-pub const INFINITY: i32 = 2 * WIN;
 /// How many standard deviations of its error a shallow search must lie
 /// outside the window for ProbCut to trust it: 1.0 and 2.0 both played
 /// even against 1.5 (100 games each at 100 ms a move).
@@ -45,25 +37,6 @@ const PROBCUT_T: f64 = 1.5;
 /// where a node costs more, so that a stop is seen within a millisecond or so.
 pub fn poll_interval(n: usize) -> u64 {
     (65_536 / (n * n) as u64).clamp(16, 1024)
-}
-
-/// The score of a finished game for the side to move: exact disc
-/// difference (empties to the winner) in [`DISC`] units, plus or minus
-/// [`WIN`].
-pub fn terminal_score<B: Board>(board: &B) -> i32 {
-    let diff = board.final_score();
-    diff * DISC + diff.signum() * WIN
-}
-
-/// The final disc difference a score proves, if it is a finished-game score.
-pub fn proven_discs(score: i32) -> Option<i32> {
-    (forced_finish(score) || score == 0).then(|| (score - score.signum() * WIN) / DISC)
-}
-
-/// Whether a score is that of a finished game (won or lost), which a
-/// midgame search returns once every line it kept reaches the end.
-fn forced_finish(score: i32) -> bool {
-    score.abs() >= WIN / 2
 }
 
 /// What one finished iteration found.
@@ -90,37 +63,37 @@ pub struct Iteration {
 
 /// One root move and its latest score.
 #[derive(Clone, Copy, Debug)]
-struct RootMove {
-    sq: usize,
-    score: i32,
+pub(super) struct RootMove {
+    pub(super) sq: usize,
+    pub(super) score: i32,
 }
 
 /// A search of one position.
 pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
-    tt: &'a mut TranspositionTable,
-    eval: &'a E,
-    limits: &'a Limits,
+    pub(super) tt: &'a mut TranspositionTable,
+    pub(super) eval: &'a E,
+    pub(super) limits: &'a Limits,
     /// Value of each square for move ordering.
-    square_value: Vec<i32>,
+    pub(super) square_value: Vec<i32>,
     /// Remaining depth from which moves are ordered by the opponent's
     /// replies (a move generation per move): 2 on 8x8; 3 on the wide
     /// boards, where a move generation costs several times more and the
     /// bench's wide positions reach their depths 2-18% sooner with 3.
-    reply_order_depth: i32,
+    pub(super) reply_order_depth: i32,
     /// One reusable move list per ply.
-    lists: Vec<Vec<(i32, usize)>>,
-    nodes: u64,
-    clock: ClockPoll,
-    stopped: bool,
-    all_exact: bool,
+    pub(super) lists: Vec<Vec<(i32, usize)>>,
+    pub(super) nodes: u64,
+    pub(super) clock: ClockPoll,
+    pub(super) stopped: bool,
+    pub(super) all_exact: bool,
     /// Whether null-window nodes may be cut by ProbCut.
-    probcut: bool,
+    pub(super) probcut: bool,
     /// A root move that beat the first one in the iteration under way.
-    partial: Option<usize>,
+    pub(super) partial: Option<usize>,
     /// The selectivity of the endgame solves: 0 for exact ones, else the
     /// level of the selective solve under way ([`SELECTIVE_LEVELS`]).
-    selectivity: u32,
-    _board: std::marker::PhantomData<B>,
+    pub(super) selectivity: u32,
+    pub(super) _board: std::marker::PhantomData<B>,
 }
 
 impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
@@ -162,241 +135,6 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         self.nodes
     }
 
-    /// Runs iterative deepening on `board` (which must have a legal move)
-    /// until a limit, calling `report` after each finished iteration.
-    /// Returns the last finished iteration, with the whole search's nodes
-    /// and time; if even depth 1 could not finish, the best-ordered move
-    /// with no score (`None` from `report`'s point of view, and `depth` 0
-    /// here).
-    pub fn run(&mut self, board: &B, mut report: impl FnMut(&Iteration)) -> Iteration {
-        let start = Instant::now();
-        self.tt.new_search();
-        let moves = board.moves();
-        assert!(!moves.is_empty(), "search needs a legal move");
-        let tt_move = self.tt.probe(board.hash_key()).and_then(|h| h.mv);
-        self.order_moves(board, moves, tt_move, 0, 3);
-        let mut roots: Vec<RootMove> = self.lists[0]
-            .iter()
-            .map(|&(_, sq)| RootMove {
-                sq,
-                score: -INFINITY,
-            })
-            .collect();
-        let empties = board.empties().count();
-        let mut last = Iteration {
-            depth: 0,
-            best: roots[0].sq,
-            score: 0,
-            exact: false,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            root_scores: Vec::new(),
-        };
-        let max_depth = self.limits.depth.unwrap_or(u32::MAX).max(1);
-        let jump = if self.limits.hard.is_none() && self.limits.depth.is_none() {
-            SOLVER_JUMP_UNLIMITED
-        } else {
-            SOLVER_JUMP
-        };
-        let mut depth = 1;
-        // Selective solves still to run before the exact one (the level of
-        // the next), and the score of the last one.
-        let mut pending_selective = 0;
-        let mut selective = None;
-        // The times of the last two finished iterations, latest first.
-        let mut previous_times = [Duration::ZERO; 2];
-        loop {
-            let iteration_start = Instant::now();
-            self.partial = None;
-            if depth >= empties && !self.all_exact && !last.exact && self.limits.hard.is_some() {
-                // Against the clock, win/loss/draw first: cheap, and its
-                // move stands if the exact search runs out of time.
-                if let Some(score) = self.root(board, depth as i32, -1, 1, &mut roots) {
-                    last = self.unproved(depth, roots[0].sq, score, start);
-                    report(&last);
-                } else {
-                    break;
-                }
-            }
-            if pending_selective > 0 {
-                // A selective solve (see SELECTIVE_LEVELS): its move and
-                // guess stand if nothing later finishes.
-                // It searches just around the previous one's score, which is
-                // usually right.
-                let window = selective.map_or((-INFINITY, INFINITY), |g| (g - 1, g + 1));
-                self.selectivity = pending_selective;
-                let score = self.aspirate(board, depth as i32, window, true, &mut roots);
-                self.selectivity = 0;
-                let Some(score) = score else { break };
-                selective = Some(score);
-                last = self.unproved(depth, roots[0].sq, score, start);
-                report(&last);
-                pending_selective -= 1;
-                continue;
-            }
-            let score = {
-                // Exact iterations search the full window: with the table's
-                // moves first, the solver's PVS proves the score in one pass
-                // cheaper than aspiration re-searches do around a midgame
-                // score. A selective solve's score is a better guess.
-                let guess = last.score;
-                let narrow = depth >= 4 && depth < empties && !self.all_exact;
-                // A midgame iteration that found a forced finish names the
-                // score to prove: a window just around it proves it far
-                // sooner (FFO #59, a wipe-out, needs no full-window solve).
-                let proving = depth >= empties
-                    && !self.all_exact
-                    && (forced_finish(guess) || selective.is_some());
-                let window = if narrow && proven_discs(guess).is_none() {
-                    (guess - DISC / 2, guess + DISC / 2)
-                } else if proving {
-                    (guess - 1, guess + 1)
-                } else {
-                    (-INFINITY, INFINITY)
-                };
-                self.aspirate(board, depth as i32, window, proving, &mut roots)
-            };
-            let Some(score) = score else {
-                // Stopped: a move that beat the previous best at this depth
-                // (searched to the end of its window) is the better answer.
-                if let Some(sq) = self.partial {
-                    last.best = sq;
-                }
-                break;
-            };
-            last = Iteration {
-                depth,
-                best: roots[0].sq,
-                score,
-                exact: depth >= empties,
-                nodes: self.nodes,
-                elapsed: start.elapsed(),
-                root_scores: roots.iter().map(|r| (r.sq, r.score)).collect(),
-            };
-            report(&last);
-            if last.exact || depth >= max_depth || !self.limits.may_start_iteration() {
-                break;
-            }
-            // Each iteration costs a few times the one before: do not start
-            // one that cannot finish before the hard limit. The growth per
-            // ply is taken over two plies where it can: odd and even depths
-            // alternate in cost (more so with ProbCut), and one ratio alone
-            // gave up at a quarter of the time in the opening.
-            let took = iteration_start.elapsed();
-            let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
-            let growth = match previous_times {
-                [_, before] if !before.is_zero() => ratio(took, before).sqrt(),
-                [previous, _] if !previous.is_zero() => ratio(took, previous),
-                _ => 3.0,
-            }
-            .clamp(1.5, 6.0);
-            previous_times = [took, previous_times[0]];
-            if let Some(hard) = self.limits.hard
-                && Instant::now() + took.mul_f64(growth) > hard
-            {
-                break;
-            }
-            depth += 1;
-            // Near the end the solver takes over once it can be expected
-            // to finish; once a forced finish shows up, deeper midgame
-            // iterations only cost time: the solver goes straight to it.
-            if B::HAS_SOLVER
-                && (forced_finish(last.score)
-                    || (depth + jump > empties && self.solve_may_finish(empties, start)))
-            {
-                depth = empties.max(depth);
-                // With no limit the selective solves come first: they make
-                // the exact one cheaper than they cost.
-                if jump == SOLVER_JUMP_UNLIMITED && !self.all_exact {
-                    pending_selective = SELECTIVE_LEVELS;
-                }
-            }
-        }
-        last.nodes = self.nodes;
-        last.elapsed = start.elapsed();
-        last
-    }
-
-    /// Whether a solve of a position with `empties` empties started now can
-    /// be expected to finish before the hard limit, at the speed this
-    /// search has had so far. Without it, a solve out of reach used up
-    /// the time: at 400 ms a move, the moves chosen at 22-24 empties of
-    /// 300 held-out WTHOR positions lost 0.80 discs on average against
-    /// perfect play; going on with midgame iterations instead, 0.55.
-    fn solve_may_finish(&self, empties: u32, start: Instant) -> bool {
-        let Some(hard) = self.limits.hard else {
-            return true;
-        };
-        let now = Instant::now();
-        let elapsed = now.duration_since(start).as_secs_f64().max(1e-3);
-        // The solver visits about 3 nodes in the time the midgame search
-        // visits one (38 M and 12 M a second on 8x8 here); the floor is
-        // for the first milliseconds, when the rate means little.
-        let rate = 3.0 * (self.nodes as f64 / elapsed).max(5e6);
-        expected_solve_nodes(empties) / rate < hard.saturating_duration_since(now).as_secs_f64()
-    }
-
-    /// The root searched in `window`, widened on the side it fails (by 4
-    /// discs, or at once to the full window when `proving` a guessed
-    /// finished-game score or past a finished-game bound) until the score
-    /// falls inside; `None` if the search was stopped.
-    ///
-    /// A midgame iteration that fails on a finished-game score, where the
-    /// board has a solver, returns that bound as it is: the solver proves
-    /// such scores far sooner than a midgame search, which has no ProbCut
-    /// at finished-game windows and would search every other root move to
-    /// its full depth to beat a forced win (FFO #59 at 22 plies: more than
-    /// 15 minutes; the solver proves it in 0.1 s). `negamax` hands such
-    /// windows to the solver itself only from half the empties on; below
-    /// that, this return is what keeps the iteration short (a WTHOR
-    /// position at 32 empties whose 15-ply iteration fails high on a
-    /// wipe-out: solved in 12 ms with it, a 1 s move used up without it).
-    fn aspirate(
-        &mut self,
-        board: &B,
-        depth: i32,
-        mut window: (i32, i32),
-        proving: bool,
-        roots: &mut [RootMove],
-    ) -> Option<i32> {
-        let midgame = depth < board.empties().count() as i32;
-        loop {
-            let score = self.root(board, depth, window.0, window.1, roots)?;
-            let failed = score <= window.0 || score >= window.1;
-            if B::HAS_SOLVER && midgame && failed && forced_finish(score) {
-                return Some(score);
-            }
-            if score <= window.0 && window.0 > -INFINITY {
-                window.0 = (window.0 - 4 * DISC).max(-INFINITY).min(score);
-                if window.0 <= -WIN / 2 || proving {
-                    window.0 = -INFINITY;
-                }
-            } else if score >= window.1 && window.1 < INFINITY {
-                window.1 = (window.1 + 4 * DISC).min(INFINITY).max(score);
-                if window.1 >= WIN / 2 || proving {
-                    window.1 = INFINITY;
-                }
-            } else {
-                return Some(score);
-            }
-        }
-    }
-
-    /// An iteration whose score is not the exact value at `depth` (a
-    /// win/loss/draw bound, a selective solve's guess): its move stands
-    /// until a later iteration finishes.
-    fn unproved(&self, depth: u32, best: usize, score: i32, start: Instant) -> Iteration {
-        Iteration {
-            depth,
-            best,
-            score,
-            exact: false,
-            nodes: self.nodes,
-            elapsed: start.elapsed(),
-            root_scores: Vec::new(),
-        }
-    }
-
     /// The value of `board` searched to exactly `depth` plies with the full
     /// window (no iterative deepening); `None` if a limit stopped it.
     pub fn value_at(&mut self, board: &B, depth: i32) -> Option<i32> {
@@ -405,9 +143,26 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         (!self.stopped).then_some(score)
     }
 
+    /// The root moves in search order (the table's move first), with no
+    /// score yet; starts a new search of the table.
+    pub(super) fn root_moves(&mut self, board: &B) -> Vec<RootMove> {
+        self.tt.new_search();
+        let moves = board.moves();
+        assert!(!moves.is_empty(), "search needs a legal move");
+        let tt_move = self.tt.probe(board.hash_key()).and_then(|h| h.mv);
+        self.order_moves(board, moves, tt_move, 0, 3);
+        self.lists[0]
+            .iter()
+            .map(|&(_, sq)| RootMove {
+                sq,
+                score: -INFINITY,
+            })
+            .collect()
+    }
+
     /// Searches every root move at `depth` in the window; sorts `roots`
     /// best first. `None` if the search was stopped before it finished.
-    fn root(
+    pub(super) fn root(
         &mut self,
         board: &B,
         depth: i32,
@@ -454,13 +209,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         if self.all_exact {
             roots.sort_by_key(|r| std::cmp::Reverse(r.score));
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha0, beta);
         let depth = depth - self.selectivity as i32;
         self.tt
             .store(board.hash_key(), depth, best, bound, Some(roots[0].sq));
@@ -572,13 +321,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha0, beta);
         let mv = (bound != Bound::Upper).then_some(best_move);
         self.tt.store(key, depth, best, bound, mv);
         best

@@ -1,5 +1,5 @@
 //! Static evaluation of a position from the side to move's view, in
-//! hundredths of a disc ([`DISC`]), for any board size.
+//! hundredths of a disc ([`DISC`](super::DISC)), for any board size.
 //!
 //! The features are the classic ones of Othello programs: mobility and
 //! potential mobility (frontier), corners and the X and C squares next to
@@ -9,9 +9,6 @@
 //! learned pattern evaluation can replace this one without touching it.
 
 use crate::rules::{Board, SquareSet};
-
-/// One disc, in score units.
-pub const DISC: i32 = 100;
 
 /// A static evaluation function for boards of type `B`.
 pub trait Evaluator<B: Board>: Send {

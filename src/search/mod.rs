@@ -3,17 +3,18 @@
 
 mod alphabeta;
 mod clock;
+mod deepening;
 mod endgame;
 mod eval;
 mod limits;
 pub mod pattern;
+mod score;
 mod tt;
 
-pub use alphabeta::{
-    INFINITY, Iteration, Search, WIN, poll_interval, proven_discs, terminal_score,
-};
+pub use alphabeta::{Iteration, Search, poll_interval};
 pub use clock::Clock;
-pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs, to_table};
-pub use eval::{DISC, Evaluator, Heuristic, probcut_depth};
+pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs};
+pub use eval::{Evaluator, Heuristic, probcut_depth};
 pub use limits::{Limits, MAX_TIME, StopSignal, StopToken, bounded_secs, safety};
+pub use score::{DISC, INFINITY, WIN, proven_discs, terminal_score, to_table};
 pub use tt::{Bound, Hit, TranspositionTable};

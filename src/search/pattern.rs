@@ -10,7 +10,8 @@
 //! board symmetry that maps it onto its canonical mask, so one bit
 //! extraction per region gives its index.
 
-use super::eval::{DISC, Evaluator};
+use super::eval::Evaluator;
+use super::score::DISC;
 use crate::rules::Bitboard;
 use std::sync::OnceLock;
 

@@ -3,7 +3,7 @@
 //! a game, so that iterative deepening re-searches cheaply and tries the
 //! best move first.
 
-use super::alphabeta::WIN;
+use super::score::WIN;
 use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
 
 /// What a stored score says about the true value.
@@ -15,6 +15,21 @@ pub enum Bound {
     Lower,
     /// The true value is at most this (the search failed low).
     Upper,
+}
+
+impl Bound {
+    /// What a fail-soft search's `best` score says about the true value,
+    /// given the window (`alpha`, `beta`) it was searched with.
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
 }
 
 /// A stored result: what the searches of a position to `depth` proved

@@ -1,0 +1,606 @@
+//! The exact solver: a parity search without table or move generation for
+//! the last few empties, and above it fastest-first PVS with the table,
+//! enhanced transposition cutoffs, the stability cutoff, move ordering by
+//! small searches of the pattern evaluation, and (in selective solves)
+//! ProbCut.
+
+use super::last::{final_score, solve_one};
+use super::policy::*;
+use super::stability::{corner_stability, stability_cut};
+use super::tables::*;
+use crate::rules::{Bitboard, Board};
+use crate::search::limits::{ClockPoll, Limits};
+use crate::search::pattern::{PatternEval, SCALE};
+use crate::search::score::{proven_discs, to_table};
+use crate::search::tt::{Bound, TranspositionTable};
+
+/// Fail-soft bookkeeping of a move's `score`: raises `best` and `alpha`,
+/// and says whether the node is cut (alpha has reached `beta`).
+#[inline]
+pub(super) fn raise(score: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+
+/// How promising a move is for the fastest-first ordering (lower first),
+/// from the position after it (`np` to move, that is the opponent): its
+/// replies, corners counted twice, and its potential mobility (empty
+/// squares next to our discs), less a bonus for taking a corner, for
+/// each of our discs made stable in the corner regions, and for a square
+/// of `odd` (the parity bonus). The last two each took 2-9% off the nodes
+/// of FFO #40-#53 (together: #40-#44 130.0 M -> 122.7 M, #45/#48/#49
+/// 564 M -> 511 M, #50-#53 5.47 G -> 5.12 G, and 4.16 G -> 4.03 G with
+/// the deeper ordering search); doubling either weight did worse. The
+/// corner bonus is a quarter of a reply: half a reply (the corner counts in
+/// the corner regions too) took 2-5% more nodes on FFO #40-#57. Last, the
+/// square's value ([`SQUARE_VALUE`]) breaks ties.
+#[inline]
+pub(super) fn move_cost(np: u64, no: u64, sq: usize, odd: u64) -> i32 {
+    let replies = Bitboard::moves_for(np, no);
+    let empty = !(np | no);
+    let potential = (empty & Bitboard::default().neighbours(no)).count_ones() as i32;
+    let mut cost = REPLY * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+        + REPLY / 8 * potential;
+    cost -= REPLY / 4 * corner_stability(no) as i32;
+    if CORNERS & (1 << sq) != 0 {
+        cost -= REPLY / 4;
+    }
+    if odd & (1 << sq) != 0 {
+        cost -= REPLY / 4;
+    }
+    cost - SQUARE_VALUE[sq] as i32
+}
+
+/// The empty squares of the shallow search, in the order it tries them:
+/// one byte each in a `u64`, so that a child's list (one square removed)
+/// is two masks and a shift, not a copy.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Squares {
+    packed: u64,
+    len: usize,
+}
+
+impl Squares {
+    #[inline]
+    fn push(&mut self, sq: u8) {
+        self.packed |= (sq as u64) << (8 * self.len);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> usize {
+        (self.packed >> (8 * i)) as u8 as usize
+    }
+
+    /// The list without its `i`-th square, the others in the same order.
+    #[inline]
+    fn without(&self, i: usize) -> Squares {
+        let below = (1u64 << (8 * i)) - 1;
+        Squares {
+            packed: (self.packed & below) | ((self.packed >> 8) & !below),
+            len: self.len - 1,
+        }
+    }
+
+    /// The squares in order (the tests read a list back with it).
+    #[cfg(test)]
+    fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len).map(|i| self.get(i) as u8)
+    }
+}
+
+/// The position after `player` plays `sq` flipping `flips`, as (side to
+/// move, other side).
+#[inline]
+pub(super) fn after(player: u64, opponent: u64, sq: usize, flips: u64) -> (u64, u64) {
+    (opponent ^ flips, player | flips | (1u64 << sq))
+}
+
+/// The table key of the position after `player` plays `sq` flipping
+/// `flips`.
+#[inline]
+pub(super) fn child_key(player: u64, opponent: u64, sq: usize, flips: u64) -> u64 {
+    let (player, opponent) = after(player, opponent, sq, flips);
+    Bitboard { player, opponent }.hash_key()
+}
+
+/// The exact solver with its counters; shares the search's table.
+pub struct Solver<'a> {
+    eval: &'static PatternEval,
+    tt: &'a mut TranspositionTable,
+    limits: &'a Limits,
+    nodes: u64,
+    clock: ClockPoll,
+    stopped: bool,
+    /// 0 for an exact solve; from 1 to [`SELECTIVE_LEVELS`], a selective
+    /// one whose ProbCut trusts its shallow searches more the higher the
+    /// level (see [`selective_t`]).
+    selectivity: u32,
+}
+
+/// Nodes between two looks at the clock.
+pub(super) const POLL: u64 = 4096;
+
+impl<'a> Solver<'a> {
+    /// A solver using `tt` and stopping on `limits`.
+    pub fn new(tt: &'a mut TranspositionTable, limits: &'a Limits) -> Solver<'a> {
+        Solver {
+            eval: PatternEval::builtin(),
+            tt,
+            limits,
+            nodes: 0,
+            clock: ClockPoll::new(POLL, POLL),
+            stopped: false,
+            selectivity: 0,
+        }
+    }
+
+    /// Makes the next solves selective ones of `level` (1 to
+    /// [`SELECTIVE_LEVELS`]; 0: exact).
+    pub(super) fn set_selectivity(&mut self, level: u32) {
+        self.selectivity = level;
+    }
+
+    /// Nodes searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether a limit stopped the last solve (its result is then void).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The exact score of `board` for the side to move if it lies strictly
+    /// inside (alpha, beta); otherwise a bound on the side that failed.
+    pub fn solve(&mut self, board: &Bitboard, alpha: i32, beta: i32) -> i32 {
+        let (p, o) = (board.player, board.opponent);
+        let empties = (!(p | o)).count_ones();
+        self.dispatch(p, o, alpha, beta, empties)
+    }
+
+    #[inline]
+    fn dispatch(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+        match empties {
+            0 => {
+                self.nodes += 1;
+                final_score(p, o)
+            }
+            1 => {
+                self.nodes += 1;
+                solve_one(p, o, (!(p | o)).trailing_zeros() as usize)
+            }
+            e if e <= SHALLOW => self.shallow_entry(p, o, alpha, beta),
+            e => self.deep(p, o, alpha, beta, e),
+        }
+    }
+
+    fn poll(&mut self) {
+        if self.clock.due(self.nodes) && self.limits.must_stop() {
+            self.stopped = true;
+        }
+    }
+
+    /// The shallow search's entry: the empty squares listed once in
+    /// [`PRIORITY`] order, and the parity of each quadrant.
+    fn shallow_entry(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empty = !(p | o);
+        let mut squares = Squares::default();
+        for class in PRIORITY {
+            let mut m = empty & class;
+            while m != 0 {
+                squares.push(m.trailing_zeros() as u8);
+                m &= m - 1;
+            }
+        }
+        self.shallow(p, o, alpha, beta, squares, quadrant_parity(empty))
+    }
+
+    /// Few empties: no table, no move generation; the empty squares in
+    /// odd quadrants first, each class in [`PRIORITY`] order. `parity` has
+    /// the bit of each quadrant with an odd number of empties.
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        squares: Squares,
+        parity: u8,
+    ) -> i32 {
+        if squares.len == 2 {
+            let (x1, x2) = (squares.get(0), squares.get(1));
+            return self.solve_two(p, o, alpha, beta, x1, x2);
+        }
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        if squares.len >= STABILITY_SHALLOW
+            && alpha >= shallow_stability_alpha(squares.len)
+            && let Some(bound) = stability_cut(p, o, alpha)
+        {
+            return bound;
+        }
+        // The list positions of the squares next to an opponent disc, in
+        // odd quadrants and in even ones: two masks built without a branch
+        // per square, then walked in list order, odd quadrants first.
+        let (mut odd, mut even) = (0u32, 0u32);
+        for i in 0..squares.len {
+            let sq = squares.get(i);
+            let near = u32::from(NEIGHBOURS[sq] & o != 0) << i;
+            let in_odd = 0u32.wrapping_sub(u32::from(parity & QUADRANT_BIT[sq] != 0));
+            odd |= near & in_odd;
+            even |= near & !in_odd;
+        }
+        let mut best = -65;
+        for mut m in [odd, even] {
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let sq = squares.get(i);
+                let flips = Bitboard::flips_for(p, o, sq);
+                if flips == 0 {
+                    continue;
+                }
+                let (np, no) = after(p, o, sq, flips);
+                let rest = squares.without(i);
+                let score = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
+                if raise(score, &mut best, &mut alpha, beta) {
+                    return best;
+                }
+            }
+        }
+        if best == -65 {
+            if Bitboard::moves_for(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, squares, parity);
+        }
+        best
+    }
+
+    /// Two empty squares `x1` and `x2` (in that order of preference): each
+    /// move leads straight to [`solve_one`].
+    fn solve_two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        let mut best = -65;
+        if NEIGHBOURS[x1] & o != 0 {
+            let flips = Bitboard::flips_for(p, o, x1);
+            if flips != 0 {
+                self.nodes += 1;
+                let (np, no) = after(p, o, x1, flips);
+                best = -solve_one(np, no, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let flips = Bitboard::flips_for(p, o, x2);
+            if flips != 0 {
+                self.nodes += 1;
+                let (np, no) = after(p, o, x2, flips);
+                return best.max(-solve_one(np, no, x1));
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if Bitboard::moves_for(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.solve_two(o, p, -beta, -alpha, x1, x2)
+    }
+
+    /// A small alpha-beta search on the pattern evaluation, for ordering;
+    /// its nodes count with the solver's. Moves are tried in [`PRIORITY`]
+    /// order (corners first, the squares next to corners last): the usual
+    /// refutation comes first for free, and FFO #50-#53 took 2.6% fewer
+    /// nodes and 3.7% less time than in bit order (#56: 4.1% fewer nodes).
+    fn sort_search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if depth == 0 {
+            return self.eval.raw(p, o);
+        }
+        let moves = Bitboard::moves_for(p, o);
+        if moves == 0 {
+            if Bitboard::moves_for(o, p) == 0 {
+                return final_score(p, o) * SCALE;
+            }
+            return -self.sort_search(o, p, depth, -beta, -alpha);
+        }
+        // A ply from the leaves, each move's evaluation is this position's
+        // regions updated by the move (counted as a node, as before).
+        let leaves = (depth == 1).then(|| (self.eval.replies(p, o), (!(p | o)).count_ones() - 1));
+        let mut best = -i32::MAX;
+        for class in PRIORITY {
+            let mut m = moves & class;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let flips = Bitboard::flips_for(p, o, sq);
+                let score = match &leaves {
+                    Some((base, empties)) => {
+                        self.nodes += 1;
+                        -self.eval.after_move(base, sq, flips, *empties)
+                    }
+                    None => {
+                        let (np, no) = after(p, o, sq, flips);
+                        -self.sort_search(np, no, depth - 1, -beta, -alpha)
+                    }
+                };
+                if raise(score, &mut best, &mut alpha, beta) {
+                    return best;
+                }
+            }
+        }
+        best
+    }
+
+    /// Sorts `moves` (square, flips; the cost is filled in here) best
+    /// first: fewest opponent replies first (corners double); far from
+    /// the end, what the evaluation thinks of the opponent's position
+    /// counts too; further still, what a small search on it thinks, down
+    /// to [`SORT_ALPHA_DELTA`] below `alpha`.
+    fn order(&mut self, p: u64, o: u64, empties: u32, alpha: i32, moves: &mut [(i32, u8, u64)]) {
+        let odd = odd_empties(!(p | o));
+        let replies = (EVAL_ORDER..SORT_SEARCH)
+            .contains(&empties)
+            .then(|| self.eval.replies(p, o));
+        for entry in moves.iter_mut() {
+            let (_, sq, flips) = *entry;
+            let (np, no) = after(p, o, sq as usize, flips);
+            entry.0 = if empties >= SORT_SEARCH {
+                self.searched_cost(np, no, sq as usize, odd, alpha, sort_depth(empties))
+            } else if let Some(base) = &replies {
+                let eval = self.eval.after_move(base, sq as usize, flips, empties - 1);
+                move_cost(np, no, sq as usize, odd) + eval_cost(eval, 0)
+            } else {
+                move_cost(np, no, sq as usize, odd)
+            };
+        }
+        moves.sort_unstable_by_key(|&(cost, _, _)| cost);
+        // A close call between the best two: the best three are scored
+        // again by a search two plies deeper. A first move that fails to
+        // cut costs the node its refutation's whole subtree; such failures
+        // are rare but dear (FFO #56: 39 at 20 empties wasted 37 M nodes).
+        if empties >= CLOSE_CALL_EMPTIES && moves.len() > 1 && moves[1].0 - moves[0].0 < CLOSE_CALL
+        {
+            let depth = sort_depth(empties) + 2;
+            let top = moves.len().min(3);
+            for entry in moves[..top].iter_mut() {
+                let (_, sq, flips) = *entry;
+                let (np, no) = after(p, o, sq as usize, flips);
+                entry.0 = self.searched_cost(np, no, sq as usize, odd, alpha, depth);
+            }
+            moves[..top].sort_unstable_by_key(|&(cost, _, _)| cost);
+        }
+    }
+
+    /// The ordering cost of the move to `sq` that led to (`np`, `no`), with
+    /// the evaluation from an ordering search of `depth` plies whose window
+    /// ends [`SORT_ALPHA_DELTA`] below the mover's `alpha`.
+    fn searched_cost(
+        &mut self,
+        np: u64,
+        no: u64,
+        sq: usize,
+        odd: u64,
+        alpha: i32,
+        depth: u32,
+    ) -> i32 {
+        // The window seen from the opponent, who moves next.
+        let beta = -(alpha - SORT_ALPHA_DELTA) * SCALE;
+        move_cost(np, no, sq, odd)
+            + eval_cost(self.sort_search(np, no, depth, -i32::MAX, beta), depth)
+    }
+
+    /// ProbCut in a selective solve, at a null window (`alpha`, `alpha` +
+    /// 1): the final score is about a shallow search's score plus a
+    /// measured mean error; when that lies more than [`selective_t`]
+    /// standard deviations beyond the window, the node returns the bound
+    /// the full search would almost surely have returned.
+    fn selective_cut(&mut self, p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+        let depth = selective_depth(empties);
+        let (mean, sigma) = selective_error(depth);
+        let margin = selective_t(self.selectivity) * sigma;
+        let beta = alpha + 1;
+        // In evaluation units, rounded towards the window.
+        let to_units = |discs: f64| (discs * SCALE as f64).round() as i32;
+        let high = to_units(beta as f64 - mean + margin);
+        if beta < 64 && self.sort_search(p, o, depth, high - 1, high) >= high {
+            return Some(beta);
+        }
+        let low = to_units(alpha as f64 - mean - margin);
+        if alpha > -64 && self.sort_search(p, o, depth, low, low + 1) <= low {
+            return Some(alpha);
+        }
+        None
+    }
+
+    /// Many empties: table, fastest-first ordering, stability cutoff, PVS.
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(bound) = stability_cut(p, o, alpha) {
+            return bound;
+        }
+        let board = Bitboard {
+            player: p,
+            opponent: o,
+        };
+        let key = board.hash_key();
+        let mut tt_move = None;
+        let hashed = empties >= HASH_EMPTIES;
+        if hashed && let Some(hit) = self.tt.probe(key) {
+            // A midgame entry's move (depth short of the end) only counts
+            // when that search was deep enough to beat fastest first.
+            if hit.depth >= empties as i32 || hit.depth >= MIDGAME_MOVE_DEPTH {
+                tt_move = hit.mv;
+            }
+            if hit.depth >= empties as i32 - self.selectivity as i32
+                && let Some(score) = hit.cutoff(to_table(alpha), to_table(beta))
+                && let Some(score) = proven_discs(score)
+            {
+                return score;
+            }
+        }
+        if self.selectivity > 0
+            && beta == alpha + 1
+            && empties >= SELECTIVE_EMPTIES
+            && let Some(bound) = self.selective_cut(p, o, alpha, empties)
+        {
+            return bound;
+        }
+        let moves = Bitboard::moves_for(p, o);
+        if moves == 0 {
+            if Bitboard::moves_for(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, empties);
+        }
+        // The children, their table buckets requested at once so that the
+        // transposition cutoff and the searches below find them loaded.
+        let mut list = [(0i32, 0u8, 0u64); 36];
+        let mut n = 0;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let flips = Bitboard::flips_for(p, o, sq);
+            if empties > HASH_EMPTIES {
+                self.tt.prefetch(child_key(p, o, sq, flips));
+            }
+            list[n] = (0, sq as u8, flips);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        if empties >= ETC_EMPTIES {
+            // Enhanced transposition cutoff: a child already known to be
+            // bad enough for the opponent ends this node now.
+            for &(_, sq, flips) in list.iter() {
+                if let Some(hit) = self.tt.probe(child_key(p, o, sq as usize, flips))
+                    && hit.depth >= empties as i32 - 1 - self.selectivity as i32
+                    && let Some(upper) = hit.upper
+                    && let Some(score) = proven_discs(upper)
+                    && -score >= beta
+                {
+                    return -score;
+                }
+            }
+        }
+
+        // The table move first, and the others ordered only once it has
+        // failed to cut: when it cuts, their ordering is never needed.
+        let unordered = match list
+            .iter()
+            .position(|&(_, sq, _)| Some(sq as usize) == tt_move)
+        {
+            Some(i) => {
+                list.swap(0, i);
+                1
+            }
+            None => 0,
+        };
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_move = list[0].1 as usize;
+        for i in 0..list.len() {
+            if i == unordered {
+                self.order(p, o, empties, alpha, &mut list[i..]);
+            }
+            let (_, sq, flips) = list[i];
+            let (np, no) = after(p, o, sq as usize, flips);
+            let child = empties - 1;
+            let score = if i == 0 {
+                -self.dispatch(np, no, -beta, -alpha, child)
+            } else {
+                let s = -self.dispatch(np, no, -alpha - 1, -alpha, child);
+                if s > alpha && s < beta {
+                    -self.dispatch(np, no, -beta, -alpha, child)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = sq as usize;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = Bound::of(best, alpha0, beta);
+        let mv = (bound != Bound::Upper).then_some(best_move);
+        if hashed {
+            let depth = empties as i32 - self.selectivity as i32;
+            self.tt.store(key, depth, to_table(best), bound, mv);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_square_list_without_one_square_keeps_the_others_in_order() {
+        let all = [63u8, 0, 7, 56, 27, 36, 9, 54];
+        for len in 1..=all.len() {
+            let mut list = Squares::default();
+            for &sq in &all[..len] {
+                list.push(sq);
+            }
+            assert_eq!(list.iter().collect::<Vec<_>>(), all[..len]);
+            for i in 0..len {
+                let mut want = all[..len].to_vec();
+                want.remove(i);
+                let rest = list.without(i);
+                assert_eq!(rest.len, len - 1);
+                assert_eq!(
+                    rest.iter().collect::<Vec<_>>(),
+                    want,
+                    "len {len}, without {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ordering_terms_count_corner_regions_and_odd_quadrants() {
+        // a1, b1, a2 and c1: the corner and its two neighbours count, c1
+        // does not; without the corner, nothing counts.
+        assert_eq!(corner_stability(0b111 | 1 << 8), 3);
+        assert_eq!(corner_stability(0b110 | 1 << 8), 0);
+        // h8 alone in its quadrant is odd; a1 and b1 share an even one.
+        let empty = 0b11 | 1 << 63;
+        assert_eq!(odd_empties(empty), 1 << 63);
+        assert_eq!(odd_empties(empty | 1 << 18), 0b11 | 1 << 18 | 1 << 63);
+        // The parity mask flips a square's quadrant bit when it empties.
+        for (sq, &bit) in QUADRANT_BIT.iter().enumerate() {
+            assert_eq!(quadrant_parity(1 << sq), bit);
+        }
+    }
+}
