@@ -5,6 +5,7 @@
 pub mod engine;
 pub mod lab;
 pub mod players;
+pub mod progress;
 pub mod protocol;
 pub mod referee;
 pub mod rules;

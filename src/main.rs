@@ -1,20 +1,21 @@
 //! The `reversi` binary: subcommands for the lab programs and the tools;
 //! with no subcommand, the engine daemon.
 
-use clap::{Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use reversi::lab::{self, LabError, Wording};
+use clap::{Parser, Subcommand};
+use reversi::engine::{DEFAULT_HASH_MB, Engine};
+use reversi::lab::{self, Wording};
 use reversi::players;
-use reversi::referee::arena::{self, MatchConfig, Openings, split_move_list};
-use reversi::referee::contestant::{Contestant, TimeControl};
+use reversi::referee::arena::{MatchConfig, Openings};
+use reversi::referee::contestant::TimeControl;
 use reversi::referee::latency::{self, LatencyConfig};
-use reversi::rules::{Board, MailboxBoard, Position, Square, WideBoard, is_supported_size, perft};
-use reversi::rules::{Color, Game, Move, comp, parse_move, printable};
+use reversi::referee::run::run_match;
+use reversi::rules::printable;
 use reversi::search::MAX_TIME;
-use reversi::tools::{bench, file_move, probcut, solve, train};
+use reversi::tools::perft::PerftBoard;
+use reversi::tools::{bench, file_move, perft, probcut, solve, state, train};
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -272,73 +273,94 @@ fn non_negative(s: &str) -> Result<f32, String> {
     }
 }
 
-/// Board implementations perft can run on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum PerftBoard {
-    /// The board the engine plays the size on: the u64 board on 8x8, the
-    /// wide board on the fewest words of its widths otherwise.
-    Fast,
-    /// The wide bit-set board on 11 words (enough for 26x26), on every size.
-    Wide,
-    /// The plain one-cell-per-square reference board.
-    Mailbox,
-}
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    let result = match cli.command {
-        None | Some(Command::Gtp) => {
-            reversi::protocol::run(io::BufReader::new(io::stdin()), io::stdout().lock())
-                .map_err(|e| e.to_string())
+    match run(cli.command.unwrap_or(Command::Gtp)) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed output (`reversi ... | head`) ends the run quietly.
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("reversi: {e:#}");
+            ExitCode::from(2)
         }
-        Some(Command::Help { command }) => print_help(command.as_deref()),
-        Some(Command::Lab7) => run_lab(lab::run_lab7),
-        Some(Command::Lab8 {
+    }
+}
+
+/// Whether an error comes from writing to a closed pipe.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Runs one subcommand: parsed arguments to the library's types, output
+/// to stdout.
+fn run(command: Command) -> anyhow::Result<()> {
+    let stdout = io::stdout();
+    let out = &mut stdout.lock();
+    match command {
+        Command::Gtp => reversi::protocol::run(io::BufReader::new(io::stdin()), &mut *out)?,
+        Command::Help { command } => {
+            let help = help_text(command.as_deref())?;
+            write!(out, "{help}")?;
+        }
+        Command::Lab7 => lab::run_lab7(io::stdin().lock(), out)?,
+        Command::Lab8 {
             wording,
             player,
             move_time_ms,
-        }) => match players::build(&player) {
-            Ok(mut computer) => run_lab(|input, out| {
-                lab::run_lab8(
-                    input,
-                    out,
-                    wording,
-                    computer.as_mut(),
-                    Duration::from_millis(move_time_ms),
-                )
-            }),
-            Err(e) => Err(e.to_string()),
-        },
-        Some(Command::Latency {
+        } => {
+            let mut computer = Engine::new(&player, DEFAULT_HASH_MB)?;
+            let move_time = Duration::from_millis(move_time_ms);
+            lab::run_lab8(io::stdin().lock(), out, wording, &mut computer, move_time)?;
+        }
+        Command::Latency {
             engine,
             size,
             movetime_ms,
             moves,
             opening_plies,
             seed,
-        }) => run_latency(LatencyConfig {
-            engine: engine.unwrap_or_else(this_binary),
-            size,
-            movetime: Duration::from_millis(movetime_ms),
-            moves: moves as usize,
-            opening_plies,
-            seed,
-        }),
-        Some(Command::Solve { file, hash, first }) => run_solve(&file, hash as usize, first),
-        Some(Command::Probcut {
+        } => {
+            let cfg = LatencyConfig {
+                engine: engine.unwrap_or_else(this_binary),
+                size,
+                movetime: Duration::from_millis(movetime_ms),
+                moves: moves as usize,
+                opening_plies,
+                seed,
+            };
+            latency::run(&cfg, out)?;
+        }
+        Command::Solve { file, hash, first } => solve::run(&file, hash as usize, first, out)?,
+        Command::Probcut {
             max_depth,
             games,
             per_game,
             endgame,
-        }) => run_probcut(max_depth, games as usize, per_game as usize, endgame),
-        Some(Command::Bench) => {
-            let results = bench::run(|r| println!("{}", bench::row(r)));
-            println!("{}", bench::total(&results));
-            Ok(())
-        }
-        Some(Command::Train {
+        } => probcut::run(
+            max_depth,
+            games as usize,
+            per_game as usize,
+            endgame,
+            io::stdin().lock(),
             out,
+        )?,
+        Command::Bench => {
+            let mut written = Ok(());
+            let results = bench::run(|r| {
+                if written.is_ok() {
+                    written = writeln!(out, "{}", bench::row(r));
+                }
+            });
+            written?;
+            writeln!(out, "{}", bench::total(&results))?;
+        }
+        Command::Train {
+            out: weights,
             solve_empties,
             epochs,
             holdout,
@@ -347,9 +369,8 @@ fn main() -> ExitCode {
             rate,
             smooth,
             cache,
-        }) => run_train(
-            &out,
-            train::TrainConfig {
+        } => {
+            let cfg = train::TrainConfig {
                 solve_empties,
                 epochs: epochs as usize,
                 holdout,
@@ -357,11 +378,17 @@ fn main() -> ExitCode {
                 seed: 1,
                 rate,
                 smooth,
-            },
-            limit,
-            cache.as_deref(),
-        ),
-        Some(Command::Match {
+            };
+            train::run(
+                &weights,
+                &cfg,
+                limit,
+                cache.as_deref(),
+                io::stdin().lock(),
+                out,
+            )?;
+        }
+        Command::Match {
             players,
             games,
             size,
@@ -373,404 +400,72 @@ fn main() -> ExitCode {
             seed,
             records,
             move_lists,
-        }) => Openings::parse(&openings, size).and_then(|openings| {
+        } => {
+            let config = MatchConfig {
+                size,
+                games: games as usize,
+                time: match game_time_ms {
+                    Some(ms) => TimeControl::PerGame(Duration::from_millis(ms)),
+                    None => TimeControl::PerMove(Duration::from_millis(time_ms)),
+                },
+                margin: Duration::from_millis(margin_ms),
+                openings: Openings::parse(&openings, size)?,
+                max_plies,
+                seed,
+            };
             run_match(
                 &players,
-                MatchConfig {
-                    size,
-                    games: games as usize,
-                    time: match game_time_ms {
-                        Some(ms) => TimeControl::PerGame(Duration::from_millis(ms)),
-                        None => TimeControl::PerMove(Duration::from_millis(time_ms)),
-                    },
-                    margin: Duration::from_millis(margin_ms),
-                    openings,
-                    max_plies,
-                    seed,
-                },
+                &config,
                 records.as_deref(),
                 move_lists.as_deref(),
-            )
-        }),
-        Some(Command::FileMove {
+                out,
+            )?;
+        }
+        Command::FileMove {
             file,
             color,
             action,
             human,
-        }) => run_file_move(&file, &color, &action, human.is_some()),
-        Some(Command::State { size, from, moves }) => run_state(size, from.as_deref(), &moves),
-        Some(Command::Perft {
+        } => writeln!(
+            out,
+            "{}",
+            file_move::run(&file, &color, &action, human.is_some())?
+        )?,
+        Command::State { size, from, moves } => writeln!(
+            out,
+            "{}",
+            state::after_moves(size, from.as_deref(), &moves)?
+        )?,
+        Command::Perft {
             size,
             depth,
             divide,
             board,
             baseline,
-        }) => run_perft(size, depth, divide, board, baseline),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("reversi: {msg}");
-            ExitCode::from(2)
-        }
+        } => perft::run(size, depth, divide, board, baseline, out)?,
     }
+    out.flush()?;
+    Ok(())
 }
 
 /// The help text of `reversi` or of its subcommand `name`.
-fn print_help(name: Option<&str>) -> Result<(), String> {
+fn help_text(name: Option<&str>) -> anyhow::Result<String> {
     let mut cli = <Cli as clap::CommandFactory>::command();
     cli.build();
     let help = match name {
         None => cli.render_long_help(),
         Some(name) => cli
             .find_subcommand_mut(name)
-            .ok_or_else(|| format!("no subcommand '{}' (see reversi --help)", printable(name)))?
+            .ok_or_else(|| {
+                anyhow::anyhow!("no subcommand '{}' (see reversi --help)", printable(name))
+            })?
             .render_long_help(),
     };
-    print!("{help}");
-    Ok(())
+    Ok(help.to_string())
 }
 
 /// A shell-quoted command line that runs this binary's daemon.
 fn this_binary() -> String {
     let path = std::env::current_exe().expect("the running binary has a path");
     format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
-}
-
-fn run_latency(cfg: LatencyConfig) -> Result<(), String> {
-    if !is_supported_size(cfg.size) {
-        return Err(format!(
-            "unsupported board size {} (even sizes 4 to 26)",
-            cfg.size
-        ));
-    }
-    let bar = ProgressBar::new(cfg.moves as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} genmoves, {elapsed} (eta {eta})")
-            .expect("valid template"),
-    );
-    let report = latency::measure(&cfg, || bar.inc(1)).map_err(|e| e.to_string())?;
-    bar.finish_and_clear();
-    println!("{report}");
-    Ok(())
-}
-
-fn run_solve(path: &str, hash: usize, first: Option<usize>) -> Result<(), String> {
-    let start = Instant::now();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let problems = solve::read_problems(&text)?;
-    if problems.is_empty() {
-        return Err(format!("{path}: no positions"));
-    }
-    let first = first.unwrap_or_else(|| solve::first_number(path));
-    let mut solver = solve::ObfSolver::new(hash)?;
-    let mut out = io::stdout().lock();
-    let mut emit = |line: String| writeln!(out, "{line}").and_then(|_| out.flush());
-    emit(solve::header()).map_err(|e| e.to_string())?;
-    let mut solutions = Vec::new();
-    for (i, problem) in problems.iter().enumerate() {
-        let s = solver.solve(problem, first + i)?;
-        emit(solve::row(&s)).map_err(|e| e.to_string())?;
-        solutions.push(s);
-    }
-    emit(solve::totals(&solutions, start.elapsed())).map_err(|e| e.to_string())
-}
-
-fn run_match(
-    names: &[String],
-    config: MatchConfig,
-    records: Option<&str>,
-    move_lists: Option<&str>,
-) -> Result<(), String> {
-    if !is_supported_size(config.size) {
-        return Err(format!(
-            "unsupported board size {} (even sizes 4 to 26)",
-            config.size
-        ));
-    }
-    let mut players = names
-        .iter()
-        .map(|n| Contestant::new(n))
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some(p) = players.iter().find(|p| !p.supports(config.size)) {
-        return Err(format!(
-            "{} does not play {n}x{n} boards",
-            p.name(),
-            n = config.size
-        ));
-    }
-    let open = |path: Option<&str>| -> Result<Option<std::fs::File>, String> {
-        path.map(|p| std::fs::File::create(p).map_err(|e| format!("{p}: {e}")))
-            .transpose()
-    };
-    let (mut ggf, mut lists) = (open(records)?, open(move_lists)?);
-    let pairs = players.len() * (players.len() - 1) / 2;
-    let bar = ProgressBar::new((pairs * config.games) as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}")
-            .expect("valid template"),
-    );
-    let mut write_error = None;
-    let mut on_game = |o: &arena::Outcome| {
-        bar.inc(1);
-        if let Some((c, f)) = &o.forfeit {
-            let who = match c {
-                Color::Black => &o.record.black,
-                Color::White => &o.record.white,
-            };
-            bar.set_message(format!("last forfeit: {c} {}", f.kind()));
-            // On stderr even when the bar is hidden (not a terminal).
-            let game = bar.position();
-            bar.suspend(|| eprintln!("game {game}: {who} ({c}) forfeits: {f}"));
-        }
-        let mut put = |file: &mut Option<std::fs::File>, line: String| {
-            if let Some(f) = file
-                && let Err(e) = writeln!(f, "{line}")
-            {
-                write_error = Some(e.to_string());
-            }
-        };
-        put(&mut ggf, o.record.ggf());
-        put(&mut lists, o.record.move_list());
-    };
-    let text = if players.len() == 2 {
-        let (a, b) = players.split_at_mut(1);
-        let tallies = arena::play_pairing(&mut a[0], &mut b[0], &config, &mut on_game);
-        arena::match_table([a[0].name(), b[0].name()], &tallies)
-    } else {
-        let (pairings, board) = arena::round_robin(&mut players, &config, &mut on_game);
-        format!(
-            "{}\nleaderboard (Lab 8 Part 3 points: win 2, loss 0, tie 0-1 by share of time used)\n{board}",
-            pairings.join("\n")
-        )
-    };
-    bar.finish_and_clear();
-    for p in &mut players {
-        p.finish();
-    }
-    println!(
-        "{n}x{n}, {} games per pairing, {} (+{} ms margin), openings {}, seed {}\n{text}",
-        config.games,
-        config.time.label(),
-        config.margin.as_millis(),
-        config.openings_label(),
-        config.seed,
-        n = config.size
-    );
-    write_error.map_or(Ok(()), Err)
-}
-
-/// The game records on stdin (at most `limit`), or an error if none.
-fn stdin_games(limit: Option<usize>) -> Result<Vec<Vec<Move>>, String> {
-    let mut text = String::new();
-    io::Read::read_to_string(&mut io::stdin(), &mut text).map_err(|e| e.to_string())?;
-    let mut games = train::read_games(&text);
-    if let Some(l) = limit {
-        games.truncate(l);
-    }
-    if games.is_empty() {
-        return Err("no games on stdin".into());
-    }
-    Ok(games)
-}
-
-fn run_probcut(max_depth: i32, limit: usize, per_game: usize, endgame: bool) -> Result<(), String> {
-    let games = stdin_games(Some(limit))?;
-    let bar = ProgressBar::new(games.len() as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games measured, {elapsed} (eta {eta})")
-            .expect("valid template"),
-    );
-    if endgame {
-        let pairs = probcut::measure_endgame(&games, per_game, 1, &|| bar.inc(1));
-        bar.finish_and_clear();
-        print!("{}", probcut::endgame_summary(&pairs));
-        return Ok(());
-    }
-    let pairs = probcut::measure(&games, max_depth, per_game, 1, &|| bar.inc(1));
-    bar.finish_and_clear();
-    print!("{}", probcut::summary(&pairs, max_depth));
-    Ok(())
-}
-
-fn run_train(
-    out: &str,
-    cfg: train::TrainConfig,
-    limit: Option<usize>,
-    cache: Option<&str>,
-) -> Result<(), String> {
-    let cached = cache.and_then(|c| std::fs::read(c).ok());
-    let mut per_game = match cached {
-        Some(bytes) => train::load_samples(&bytes)?,
-        None => {
-            let games = stdin_games(limit)?;
-            let bar = ProgressBar::new(games.len() as u64).with_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games solved at the end, {elapsed} (eta {eta})",
-                )
-                .expect("valid template"),
-            );
-            let per_game = train::collect(&games, &cfg, &|| bar.inc(1));
-            bar.finish_and_clear();
-            if let Some(c) = cache {
-                std::fs::write(c, train::save_samples(&per_game))
-                    .map_err(|e| format!("{c}: {e}"))?;
-            }
-            per_game
-        }
-    };
-    if let Some(l) = limit {
-        per_game.truncate(l);
-    }
-    let games = &per_game;
-    let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
-    let flat = |g: &[Vec<train::Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
-    let (training, test) = (flat(&games[..split]), flat(&games[split..]));
-    if training.is_empty() {
-        return Err(format!(
-            "no positions to train on ({} games gave {} positions, {} held out)",
-            games.len(),
-            training.len() + test.len(),
-            test.len()
-        ));
-    }
-    eprintln!(
-        "{} games, {} training positions, {} held out",
-        games.len(),
-        training.len(),
-        test.len()
-    );
-    let weights = train::fit(&training, &cfg, |epoch, mse| {
-        eprintln!("epoch {epoch}: training rms error {:.2} discs", mse.sqrt())
-    });
-    println!("{}", train::report(&weights, &test));
-    let bytes = reversi::search::pattern::PatternEval::to_bytes(&train::quantize(&weights));
-    std::fs::write(out, bytes).map_err(|e| format!("{out}: {e}"))?;
-    println!("weights written to {out}");
-    Ok(())
-}
-
-fn run_file_move(file: &str, color: &str, action: &str, human: bool) -> Result<(), String> {
-    let color = Color::parse(color)
-        .ok_or_else(|| file_move::FileMoveError::BadColor(color.into()).to_string())?;
-    let action = file_move::parse_action(action, human).map_err(|e| e.to_string())?;
-    let (next, mv) = file_move::file_move(std::path::Path::new(file), color, action)
-        .map_err(|e| e.to_string())?;
-    println!(
-        "{} plays {} -> {}",
-        color,
-        file_move_square(mv),
-        next.display()
-    );
-    Ok(())
-}
-
-/// A move as the C program writes squares: column digit, row digit.
-fn file_move_square(mv: Move) -> String {
-    match mv {
-        Move::Place(sq) => format!("{}{}", sq.col + 1, sq.row + 1),
-        Move::Pass => "pass".into(),
-    }
-}
-
-fn run_state(size: usize, from: Option<&str>, moves: &[String]) -> Result<(), String> {
-    let start = match from {
-        Some(state) => {
-            let (n, cells, to_move) = comp::parse_state(state)
-                .ok_or_else(|| format!("bad state '{}'", printable(state)))?;
-            Position::from_cells(n, &cells, to_move).map_err(|e| e.to_string())?
-        }
-        None => Position::start(size).map_err(|e| e.to_string())?,
-    };
-    let mut game = Game::from_position(start);
-    for mv in split_move_list(&moves.join(" ")) {
-        let n = game.position().size();
-        let parsed = parse_move(&mv, n).map_err(|e| e.to_string())?;
-        game.play_next(parsed).map_err(|e| format!("{mv}: {e}"))?;
-    }
-    println!("{}", game.position().comp_state());
-    Ok(())
-}
-
-/// Runs a lab program on stdin/stdout; a closed stdout ends it quietly.
-fn run_lab(
-    f: impl FnOnce(io::StdinLock<'static>, &mut io::StdoutLock<'static>) -> Result<(), LabError>,
-) -> Result<(), String> {
-    let mut out = io::stdout().lock();
-    match f(io::stdin().lock(), &mut out) {
-        Err(LabError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(|e| e.to_string()),
-    }
-}
-
-/// One perft run: the count, or per-move counts, and the time taken.
-struct PerftRun {
-    divided: Vec<(Option<usize>, u64)>,
-    total: u64,
-    seconds: f64,
-}
-
-fn count_with<B: Board>(board: B, depth: u32, divide: bool) -> PerftRun {
-    let start = Instant::now();
-    let (divided, total) = if divide {
-        let d = perft::divide(&board, depth);
-        let t = d.iter().map(|(_, c)| c).sum();
-        (d, t)
-    } else {
-        (Vec::new(), perft::perft(&board, depth))
-    };
-    PerftRun {
-        divided,
-        total,
-        seconds: start.elapsed().as_secs_f64(),
-    }
-}
-
-fn perft_on(kind: PerftBoard, n: usize, depth: u32, divide: bool) -> PerftRun {
-    let start = Position::start(n).expect("size checked");
-    match (kind, start.board()) {
-        (PerftBoard::Fast, any) => reversi::with_board!(any, b => count_with(b, depth, divide)),
-        (PerftBoard::Wide, _) => count_with(start.board_as::<WideBoard>(), depth, divide),
-        (PerftBoard::Mailbox, _) => count_with(start.board_as::<MailboxBoard>(), depth, divide),
-    }
-}
-
-fn run_perft(
-    n: usize,
-    depth: u32,
-    divide: bool,
-    board: PerftBoard,
-    baseline: Option<PerftBoard>,
-) -> Result<(), String> {
-    if !is_supported_size(n) {
-        return Err(format!("unsupported board size {n} (even sizes 4 to 26)"));
-    }
-    let run = perft_on(board, n, depth, divide);
-    let mut out = io::stdout().lock();
-    let mut text = String::new();
-    for (sq, count) in &run.divided {
-        let name = sq.map_or("pass".to_string(), |i| Square::from_index(i, n).standard());
-        text.push_str(&format!("{name} {count}\n"));
-    }
-    let rate = |r: &PerftRun| r.total as f64 / r.seconds.max(1e-9) / 1e6;
-    text.push_str(&format!(
-        "perft size {n} depth {depth}: {} leaves in {:.3} s, {:.1} M leaves/s ({:?} board)\n",
-        run.total,
-        run.seconds,
-        rate(&run),
-        board
-    ));
-    if let Some(base) = baseline {
-        let b = perft_on(base, n, depth, false);
-        if b.total != run.total {
-            return Err(format!(
-                "baseline {base:?} counted {} leaves, {board:?} {}",
-                b.total, run.total
-            ));
-        }
-        text.push_str(&format!(
-            "baseline: {:.3} s, {:.1} M leaves/s ({base:?} board); speed ratio {:.2}\n",
-            b.seconds,
-            rate(&b),
-            b.seconds / run.seconds.max(1e-9)
-        ));
-    }
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
 }

@@ -174,3 +174,19 @@ fn messages_escape_control_characters() {
         "unknown player 'x\\u{1b}y'",
     );
 }
+
+#[test]
+fn a_closed_output_pipe_ends_a_tool_quietly() {
+    // The reader goes away before the count is printed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["perft", "--size", "8", "--depth", "8", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

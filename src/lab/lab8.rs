@@ -2,11 +2,11 @@
 //! player, with the handout's prompts and messages.
 
 use super::{LabError, Tokens, lab_square, print_board, read_dimension};
-use crate::players::Player;
+use crate::engine::{Clock, Engine};
 use crate::rules::{Color, Move, Position};
-use crate::search::Limits;
+use crate::search::StopToken;
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The prompts' wording: the 2025 handout's, or the course builds' of
 /// 2022-2026 (`Computer plays (B/W): `, `Enter move for colour B`).
@@ -41,7 +41,7 @@ pub fn run_lab8<R: BufRead, W: Write>(
     input: R,
     out: &mut W,
     wording: Wording,
-    computer: &mut dyn Player,
+    computer: &mut Engine,
     move_time: Duration,
 ) -> Result<(), LabError> {
     let mut tokens = Tokens::new(input);
@@ -61,9 +61,8 @@ pub fn run_lab8<R: BufRead, W: Write>(
         _ => return Err(LabError::BadColor(tok)),
     };
     let n = pos.size();
-    if !computer.supports(n) {
-        return Err(LabError::UnsupportedSize(computer.name(), n));
-    }
+    computer.check_size(n)?;
+    let clock = Clock::per_move(move_time);
     print_board(out, &pos)?;
     loop {
         if pos.is_game_over() {
@@ -77,12 +76,16 @@ pub fn run_lab8<R: BufRead, W: Write>(
             continue;
         }
         if side == comp {
-            let chosen = computer.choose(&pos, &Limits::movetime(move_time));
-            let Move::Place(sq) = chosen else {
-                unreachable!("a player passed with legal moves")
-            };
-            pos = pos.place(side, sq).expect("players return legal moves");
-            writeln!(out, "Computer places {} at {}.", side.letter(), sq.lab())?;
+            let limits = clock.limits(
+                &pos,
+                computer.depth_defined(),
+                None,
+                StopToken::new(),
+                Instant::now(),
+            );
+            let mv = computer.choose(&pos, limits);
+            pos = pos.play(mv).expect("the engine answers a legal move");
+            writeln!(out, "Computer places {} at {}.", side.letter(), mv.lab())?;
         } else {
             write!(out, "{}", wording.move_prompt(side))?;
             out.flush()?;

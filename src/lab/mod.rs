@@ -9,50 +9,26 @@ mod lab8;
 pub use lab7::run_lab7;
 pub use lab8::{Wording, run_lab8};
 
+use crate::engine::UnsupportedSize;
 use crate::rules::{Color, Position, Square, printable};
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{self, BufRead, Write};
 
 /// Why a lab program stopped before its normal end.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LabError {
     /// Reading stdin or writing stdout failed.
-    Io(io::Error),
+    #[error("i/o error: {0}")]
+    Io(#[from] io::Error),
     /// The board dimension is not an even number from 4 to 26.
+    #[error("board dimension '{}' is not an even number from 4 to 26", printable(.0))]
     BadDimension(String),
     /// The computer's colour is not `B` or `W`.
+    #[error("computer colour '{}' is not B or W", printable(.0))]
     BadColor(String),
     /// The chosen computer player does not play this board size.
-    UnsupportedSize(String, usize),
-}
-
-impl fmt::Display for LabError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LabError::Io(e) => write!(f, "i/o error: {e}"),
-            LabError::BadDimension(s) => {
-                let s = printable(s);
-                write!(
-                    f,
-                    "board dimension '{s}' is not an even number from 4 to 26"
-                )
-            }
-            LabError::BadColor(s) => {
-                let s = printable(s);
-                write!(f, "computer colour '{s}' is not B or W")
-            }
-            LabError::UnsupportedSize(p, n) => write!(f, "{p} does not play {n}x{n} boards"),
-        }
-    }
-}
-
-impl std::error::Error for LabError {}
-
-impl From<io::Error> for LabError {
-    fn from(e: io::Error) -> Self {
-        LabError::Io(e)
-    }
+    #[error(transparent)]
+    UnsupportedSize(#[from] UnsupportedSize),
 }
 
 /// Whitespace-separated tokens read lazily, a line at a time, so that an

@@ -3,10 +3,10 @@
 //! changes nothing.
 
 use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
-use crate::engine::Engine;
-use crate::players::{DEFAULT_HASH_MB, Evaluation, Greedy, MAX_HASH_MB, Player};
+use crate::engine::{Clock, DEFAULT_HASH_MB, Engine, MAX_HASH_MB};
+use crate::players::Evaluation;
 use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size, printable};
-use crate::search::{Clock, DISC, Limits, MAX_TIME, StopToken, proven_discs};
+use crate::search::{DISC, Limits, MAX_TIME, StopToken, proven_discs};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -40,9 +40,6 @@ pub struct Controller<W: Write> {
     game: Game,
     engine: Engine,
     clock: Clock,
-    /// Whether `set movetime` or `time_settings` chose the time rules (the
-    /// default per-move time does not cut a search defined by a depth).
-    time_chosen: bool,
     depth: Option<u32>,
     notation: Notation,
 }
@@ -57,8 +54,7 @@ impl<W: Write> Controller<W> {
             out,
             game: Game::new(8).expect("8x8 is supported"),
             engine: Engine::new(DEFAULT_PLAYER, DEFAULT_HASH_MB).expect("default player exists"),
-            clock: Clock::per_move(DEFAULT_MOVE_TIME),
-            time_chosen: false,
+            clock: Clock::by_default(DEFAULT_MOVE_TIME),
             depth: None,
             notation: Notation::Standard,
         }
@@ -145,7 +141,6 @@ impl<W: Write> Controller<W> {
             } => {
                 check_clock(&[main, byoyomi], stones)?;
                 self.clock.set_clocks(main, byoyomi, stones);
-                self.time_chosen = true;
                 Ok(String::new())
             }
             Command::TimeLeft {
@@ -230,28 +225,14 @@ impl<W: Write> Controller<W> {
             game.play(pos.to_move(), Move::Pass).map_err(rules_error)?;
         }
         let pos = *game.position();
-        if !self.engine.supports(pos.size()) {
-            let n = pos.size();
-            return Err(format!(
-                "{} does not play {n}x{n} boards",
-                self.engine.player()
-            ));
-        }
+        self.engine
+            .check_size(pos.size())
+            .map_err(|e| e.to_string())?;
         let mv = if !pos.has_moves(color) {
             Move::Pass
         } else {
             let limits = self.limits(&pos, token, received);
-            let chosen = self.engine.choose(&pos, limits);
-            match chosen.filter(|&m| pos.play(m).is_ok()) {
-                Some(m) => m,
-                None => {
-                    log::error!(
-                        "{} gave no legal move; playing greedy",
-                        self.engine.player()
-                    );
-                    Greedy.choose(&pos, &Limits::unlimited())
-                }
-            }
+            self.engine.choose(&pos, limits)
         };
         if play {
             game.play(color, mv).map_err(rules_error)?;
@@ -261,22 +242,16 @@ impl<W: Write> Controller<W> {
         Ok(self.notation.write(mv))
     }
 
-    /// The limits of a search of `pos` read at `received`. A player whose
-    /// own depth defines its answer (`norvig:<depth>`) is not cut by the
-    /// default time per move, only by `stop` or a time chosen with `set
-    /// movetime` or `time_settings`. (`set depth` only caps the search of
-    /// other players: their time still applies.)
+    /// The limits of a search of `pos` read at `received` (see
+    /// [`Clock::limits`]).
     fn limits(&self, pos: &Position, token: StopToken, received: Instant) -> Limits {
-        let limits = Limits {
-            depth: self.depth,
-            stop: token,
-            ..Limits::default()
-        };
-        if !self.time_chosen && self.engine.depth_defined() {
-            return limits;
-        }
-        let (hard, soft) = self.clock.budget(pos.to_move(), pos.size(), pos.empties());
-        limits.with_budget_from(received, hard, soft)
+        self.clock.limits(
+            pos,
+            self.engine.depth_defined(),
+            self.depth,
+            token,
+            received,
+        )
     }
 
     /// Every legal move's score for the side to move, best first (the
@@ -286,13 +261,9 @@ impl<W: Write> Controller<W> {
         if pos.is_game_over() {
             return Err(rules_error(RulesError::GameOver));
         }
-        let n = pos.size();
-        if !self.engine.supports(n) {
-            return Err(format!(
-                "{} does not play {n}x{n} boards",
-                self.engine.player()
-            ));
-        }
+        self.engine
+            .check_size(pos.size())
+            .map_err(|e| e.to_string())?;
         if !pos.has_moves(pos.to_move()) {
             return Ok("pass".into());
         }
@@ -442,10 +413,7 @@ impl<W: Write> Controller<W> {
             Setting::Player(name) => {
                 let mut engine =
                     Engine::new(&name, self.engine.hash_mb()).map_err(|e| e.to_string())?;
-                let n = self.n();
-                if !engine.supports(n) {
-                    return Err(format!("{name} does not play {n}x{n} boards"));
-                }
+                engine.check_size(self.n()).map_err(|e| e.to_string())?;
                 engine.new_game();
                 self.engine = engine;
             }
@@ -454,7 +422,6 @@ impl<W: Write> Controller<W> {
             }
             Setting::MoveTime(ms) => {
                 self.clock.set_move_time(Duration::from_millis(ms));
-                self.time_chosen = true;
             }
             Setting::Depth(d) if d > MAX_DEPTH => {
                 return Err(format!("depth must be 0 (no limit) to {MAX_DEPTH}"));

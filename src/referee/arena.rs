@@ -5,7 +5,7 @@
 
 use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
 use super::records::{Ending, GameRecord};
-use crate::rules::{Color, Game, Move, parse_move, printable};
+use crate::rules::{Color, Game, Move, parse_move, printable, split_move_list};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -25,7 +25,7 @@ pub enum Openings {
 impl Openings {
     /// `none`, `random:<plies>`, or `file:<path>` (move lists such as
     /// `f5d6c3`, one a line; `#` starts a comment).
-    pub fn parse(spec: &str, n: usize) -> Result<Openings, String> {
+    pub fn parse(spec: &str, n: usize) -> Result<Openings, OpeningsError> {
         if spec == "none" {
             return Ok(Openings::None);
         }
@@ -33,60 +33,58 @@ impl Openings {
             return k
                 .parse()
                 .map(Openings::Random)
-                .map_err(|_| format!("bad opening length '{}'", printable(k)));
+                .map_err(|_| OpeningsError::Length(k.into()));
         }
-        if let Some(path) = spec.strip_prefix("file:") {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-            let mut lists = Vec::new();
-            for line in text.lines() {
-                let line = line.split('#').next().unwrap_or("").trim();
-                if line.is_empty() {
-                    continue;
-                }
-                let moves = split_move_list(line)
-                    .iter()
-                    .map(|m| parse_move(m, n).map_err(|e| format!("{path}: {e}")))
-                    .collect::<Result<Vec<_>, _>>()?;
-                lists.push(moves);
+        let Some(path) = spec.strip_prefix("file:") else {
+            return Err(OpeningsError::Unknown(spec.into()));
+        };
+        let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+            path: path.into(),
+            source,
+        })?;
+        let mut lists = Vec::new();
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
             }
-            if lists.is_empty() {
-                return Err(format!("{path}: no openings"));
-            }
-            return Ok(Openings::List(lists));
+            let moves = split_move_list(line)
+                .iter()
+                .map(|m| {
+                    parse_move(m, n).map_err(|source| OpeningsError::Move {
+                        path: path.into(),
+                        source,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            lists.push(moves);
         }
-        Err(format!(
-            "unknown openings '{}' (none, random:<plies>, file:<path>)",
-            printable(spec)
-        ))
+        if lists.is_empty() {
+            return Err(OpeningsError::Empty(path.into()));
+        }
+        Ok(Openings::List(lists))
     }
 }
 
-/// Splits `f5d6c3` (or `f5 d6 c3`, with `pass`/`PA` for passes) into move
-/// strings in the standard notation (passes as `pass`).
-pub fn split_move_list(text: &str) -> Vec<String> {
-    let mut moves = Vec::new();
-    for word in text.split_whitespace() {
-        let mut rest = word;
-        while !rest.is_empty() {
-            let pass = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
-                4
-            } else if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("pa") {
-                2
-            } else {
-                0
-            };
-            if pass > 0 {
-                moves.push("pass".to_string());
-                rest = &rest[pass..];
-                continue;
-            }
-            let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
-            let len = (1 + digits.max(1)).min(rest.len());
-            moves.push(rest[..len].to_string());
-            rest = &rest[len..];
-        }
-    }
-    moves
+/// Why openings could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("bad opening length '{}'", printable(.0))]
+    Length(String),
+    #[error("unknown openings '{}' (none, random:<plies>, file:<path>)", printable(.0))]
+    Unknown(String),
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Move {
+        path: String,
+        source: crate::rules::NotationError,
+    },
+    #[error("{0}: no openings")]
+    Empty(String),
 }
 
 /// The settings of a match or tournament.
@@ -553,16 +551,6 @@ pub fn round_robin(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn move_lists_split_with_one_and_two_digit_rows() {
-        assert_eq!(split_move_list("f5d6c3"), ["f5", "d6", "c3"]);
-        assert_eq!(
-            split_move_list("a10b2 pass z26"),
-            ["a10", "b2", "pass", "z26"]
-        );
-        assert_eq!(split_move_list("f5PAd6"), ["f5", "pass", "d6"]);
-    }
 
     #[test]
     fn scores_and_elo() {

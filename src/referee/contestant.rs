@@ -3,10 +3,10 @@
 //! same way and checks every answer itself.
 
 use super::client::{ClientError, GtpClient};
-use crate::engine::Engine;
-use crate::players::DEFAULT_HASH_MB;
+use crate::engine::{Clock, DEFAULT_HASH_MB, Engine, UnsupportedSize};
+use crate::players::UnknownPlayer;
 use crate::rules::{Color, Game, Move, parse_move, printable};
-use crate::search::{Clock, Limits};
+use crate::search::StopToken;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -142,13 +142,13 @@ pub struct Contestant {
 impl Contestant {
     /// A player from its name: `cmd:<command line>` for an external engine,
     /// otherwise a built-in player name.
-    pub fn new(spec: &str) -> Result<Contestant, String> {
+    pub fn new(spec: &str) -> Result<Contestant, UnknownPlayer> {
         let kind = match spec.strip_prefix("cmd:") {
             Some(command) => Kind::External {
                 command: command.to_string(),
                 client: None,
             },
-            None => Kind::Builtin(Engine::new(spec, DEFAULT_HASH_MB).map_err(|e| e.to_string())?),
+            None => Kind::Builtin(Engine::new(spec, DEFAULT_HASH_MB)?),
         };
         Ok(Contestant {
             name: spec.to_string(),
@@ -161,12 +161,12 @@ impl Contestant {
         &self.name
     }
 
-    /// Whether it can play n x n boards (external engines are asked
-    /// through `boardsize` instead).
-    pub fn supports(&self, n: usize) -> bool {
+    /// Refuses n x n boards for a built-in player that does not play them
+    /// (external engines are asked through `boardsize` instead).
+    pub fn check_size(&self, n: usize) -> Result<(), UnsupportedSize> {
         match &self.kind {
-            Kind::Builtin(e) => e.supports(n),
-            Kind::External { .. } => true,
+            Kind::Builtin(e) => e.check_size(n),
+            Kind::External { .. } => Ok(()),
         }
     }
 
@@ -241,19 +241,19 @@ impl Contestant {
         let (mv, took) = match &mut self.kind {
             Kind::Builtin(engine) => {
                 let start = Instant::now();
-                let limits = match time {
-                    MoveTime::Fixed(limit) => Limits::movetime(limit),
+                let clock = match time {
+                    MoveTime::Fixed(limit) => Clock::per_move(limit),
                     // The daemon's own share of a clock: what is left,
                     // spread over the moves still to come.
                     MoveTime::Clock(left) => {
                         let mut clock = Clock::per_move(left);
                         clock.set_clocks(left.as_secs_f64(), 0.0, 0);
-                        let (hard, soft) = clock.budget(color, pos.size(), pos.empties());
-                        Limits::default().with_budget(hard, soft)
+                        clock
                     }
                 };
-                let mv = engine.choose(&pos, limits).ok_or(Forfeit::NoReply)?;
-                (mv, start.elapsed())
+                let limits =
+                    clock.limits(&pos, engine.depth_defined(), None, StopToken::new(), start);
+                (engine.choose(&pos, limits), start.elapsed())
             }
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;

@@ -5,7 +5,8 @@
 
 use super::arena::random_opening;
 use super::client::{ClientError, GtpClient};
-use crate::rules::parse_move;
+use crate::progress::progress;
+use crate::rules::{is_supported_size, parse_move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
@@ -37,25 +38,32 @@ pub struct LatencyReport {
 }
 
 /// Why a measurement could not go on.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LatencyError {
-    Client(ClientError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("engine played an illegal move: {0}")]
     IllegalMove(String),
+    #[error("unsupported board size {0} (even sizes 4 to 26)")]
+    Size(usize),
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
 }
 
-impl fmt::Display for LatencyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LatencyError::Client(e) => write!(f, "{e}"),
-            LatencyError::IllegalMove(m) => write!(f, "engine played an illegal move: {m}"),
-        }
+/// The `latency` subcommand: measures, with a progress bar on stderr, and
+/// writes the report to `out`.
+pub fn run(cfg: &LatencyConfig, out: &mut dyn std::io::Write) -> Result<(), LatencyError> {
+    if !is_supported_size(cfg.size) {
+        return Err(LatencyError::Size(cfg.size));
     }
-}
-
-impl From<ClientError> for LatencyError {
-    fn from(e: ClientError) -> Self {
-        LatencyError::Client(e)
-    }
+    let bar = progress(
+        cfg.moves as u64,
+        "{bar:40} {pos}/{len} genmoves, {elapsed} (eta {eta})",
+    );
+    let report = measure(cfg, || bar.inc(1))?;
+    bar.finish_and_clear();
+    writeln!(out, "{report}")?;
+    Ok(())
 }
 
 /// Runs the measurement; `tick` is called after every `genmove`.

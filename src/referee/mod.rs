@@ -9,3 +9,4 @@ pub mod client;
 pub mod contestant;
 pub mod latency;
 pub mod records;
+pub mod run;

@@ -18,7 +18,9 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use game::Game;
 pub use mailbox::MailboxBoard;
-pub use notation::{Color, Move, NotationError, Square, parse_move, parse_square, printable};
+pub use notation::{
+    Color, Move, NotationError, Square, parse_move, parse_square, printable, split_move_list,
+};
 pub use position::{AnyBoard, Position, RulesError};
 pub use set::{SetIter, SquareSet, WORDS, WideSet};
 pub use wide::{MAX_SIZE, MIN_SIZE, WideBoard, is_supported_size};

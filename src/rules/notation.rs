@@ -217,6 +217,34 @@ pub fn parse_move(s: &str, n: usize) -> Result<Move, NotationError> {
     parse_square(s, n).map(Move::Place)
 }
 
+/// Splits `f5d6c3` (or `f5 d6 c3`, with `pass`/`PA` for passes) into move
+/// strings in the standard notation (passes as `pass`).
+pub fn split_move_list(text: &str) -> Vec<String> {
+    let mut moves = Vec::new();
+    for word in text.split_whitespace() {
+        let mut rest = word;
+        while !rest.is_empty() {
+            let pass = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+                4
+            } else if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("pa") {
+                2
+            } else {
+                0
+            };
+            if pass > 0 {
+                moves.push("pass".to_string());
+                rest = &rest[pass..];
+                continue;
+            }
+            let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
+            let len = (1 + digits.max(1)).min(rest.len());
+            moves.push(rest[..len].to_string());
+            rest = &rest[len..];
+        }
+    }
+    moves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,5 +301,15 @@ mod tests {
             parse_square("ae", 4),
             Err(NotationError::OffBoard(..))
         ));
+    }
+
+    #[test]
+    fn move_lists_split_with_one_and_two_digit_rows() {
+        assert_eq!(split_move_list("f5d6c3"), ["f5", "d6", "c3"]);
+        assert_eq!(
+            split_move_list("a10b2 pass z26"),
+            ["a10", "b2", "pass", "z26"]
+        );
+        assert_eq!(split_move_list("f5PAd6"), ["f5", "pass", "d6"]);
     }
 }

@@ -2,7 +2,6 @@
 //! evaluation and the generic iterative-deepening PVS. Knows nothing of I/O.
 
 mod alphabeta;
-mod clock;
 mod deepening;
 mod endgame;
 mod eval;
@@ -12,7 +11,6 @@ mod score;
 mod tt;
 
 pub use alphabeta::{Iteration, Search, poll_interval};
-pub use clock::Clock;
 pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs};
 pub use eval::{Evaluator, Heuristic, probcut_depth};
 pub use limits::{Limits, MAX_TIME, StopSignal, StopToken, bounded_secs, safety};

@@ -5,12 +5,11 @@
 //! 1-8) and the board after it is written to `<name>-<NN+1>` beside it.
 //! Nothing is written when anything is wrong.
 
-use crate::players::{Player, Weights};
+use crate::engine::{Clock, DEFAULT_HASH_MB, Engine};
 use crate::rules::{Color, Move, Position, Square, printable};
-use crate::search::Limits;
-use std::fmt;
+use crate::search::{MAX_TIME, StopToken, bounded_secs};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::Instant;
 
 /// What to do on the board.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,44 +21,23 @@ pub enum Action {
 }
 
 /// Why nothing was written.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, PartialEq, thiserror::Error)]
 pub enum FileMoveError {
+    #[error("file name '{}' does not end in -NN (two digits)", printable(.0))]
     BadName(String),
+    #[error("colour '{}' is not black or white", printable(.0))]
     BadColor(String),
+    #[error("'{}' is neither seconds (e.g. 1.5) nor a move XY (column, row: 1-8)", printable(.0))]
     BadAction(String),
+    #[error("cannot read the board: {0}")]
     Read(String),
+    #[error("bad board file: {0}")]
     BadBoard(String),
+    #[error("illegal move {0}")]
     Illegal(String),
+    #[error("cannot write the board: {0}")]
     Write(String),
 }
-
-impl fmt::Display for FileMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FileMoveError::BadName(s) => {
-                let s = printable(s);
-                write!(f, "file name '{s}' does not end in -NN (two digits)")
-            }
-            FileMoveError::BadColor(s) => {
-                let s = printable(s);
-                write!(f, "colour '{s}' is not black or white")
-            }
-            FileMoveError::BadAction(s) => {
-                let s = printable(s);
-                write!(
-                    f,
-                    "'{s}' is neither seconds (e.g. 1.5) nor a move XY (column, row: 1-8)"
-                )
-            }
-            FileMoveError::Read(s) => write!(f, "cannot read the board: {s}"),
-            FileMoveError::BadBoard(s) => write!(f, "bad board file: {s}"),
-            FileMoveError::Illegal(s) => write!(f, "illegal move {s}"),
-            FileMoveError::Write(s) => write!(f, "cannot write the board: {s}"),
-        }
-    }
-}
-
-impl std::error::Error for FileMoveError {}
 
 /// Reads the action argument: two digits 1-8 are a move `XY` (column,
 /// row); anything else must be a positive number of seconds. With the C
@@ -164,8 +142,17 @@ pub fn file_move(
     let mv = match action {
         Action::Human(sq) => Move::Place(sq),
         Action::Computer(seconds) => {
-            let limit = Duration::from_secs_f64(seconds.min(1e6));
-            Weights::new(seconds).choose(&pos, &Limits::movetime(limit))
+            let player = format!("weights:{}", seconds.min(MAX_TIME.as_secs_f64()));
+            let mut engine = Engine::new(&player, DEFAULT_HASH_MB)
+                .map_err(|_| FileMoveError::BadAction(seconds.to_string()))?;
+            let limits = Clock::per_move(bounded_secs(seconds)).limits(
+                &pos,
+                false,
+                None,
+                StopToken::new(),
+                Instant::now(),
+            );
+            engine.choose(&pos, limits)
         }
     };
     let after = match mv {
@@ -177,4 +164,18 @@ pub fn file_move(
     std::fs::write(&next, board_text(&after))
         .map_err(|e| FileMoveError::Write(format!("{}: {e}", next.display())))?;
     Ok((next, mv))
+}
+
+/// The `file-move` subcommand: one move on the board file `file` for the
+/// colour named `color`, the `action` argument read as
+/// [`parse_action`] does; the line to print (`black plays 45 -> x-02`).
+pub fn run(file: &str, color: &str, action: &str, human: bool) -> Result<String, FileMoveError> {
+    let color = Color::parse(color).ok_or_else(|| FileMoveError::BadColor(color.into()))?;
+    let action = parse_action(action, human)?;
+    let (next, mv) = file_move(Path::new(file), color, action)?;
+    let square = match mv {
+        Move::Place(sq) => format!("{}{}", sq.col + 1, sq.row + 1),
+        Move::Pass => "pass".into(),
+    };
+    Ok(format!("{color} plays {square} -> {}", next.display()))
 }

@@ -222,6 +222,36 @@ pub fn endgame_summary(pairs: &[EndgamePair]) -> String {
     out
 }
 
+/// Measures the margins on the games of `input` (at most `games` of
+/// them, `per_game` positions each): a shallow search against a deep one
+/// up to `max_depth`, or with `endgame` against exact scores; the table
+/// goes to `out`, progress to stderr.
+pub fn run(
+    max_depth: i32,
+    games: usize,
+    per_game: usize,
+    endgame: bool,
+    input: impl std::io::Read,
+    out: &mut dyn std::io::Write,
+) -> Result<(), super::GamesError> {
+    let games = super::read_games(input, Some(games))?;
+    let bar = super::progress(
+        games.len() as u64,
+        "{bar:40} {pos}/{len} games measured, {elapsed} (eta {eta})",
+    );
+    let text = if endgame {
+        endgame_summary(&measure_endgame(&games, per_game, 1, &|| bar.inc(1)))
+    } else {
+        summary(
+            &measure(&games, max_depth, per_game, 1, &|| bar.inc(1)),
+            max_depth,
+        )
+    };
+    bar.finish_and_clear();
+    write!(out, "{text}")?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

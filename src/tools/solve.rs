@@ -3,11 +3,31 @@
 //! whether it agrees with the file.
 
 use crate::players::{MAX_HASH_MB, Player, Strong};
-use crate::rules::obf::Problem;
+use crate::rules::obf::{ObfError, Problem};
 use crate::rules::{AnyBoard, Move, Square};
 use crate::search::{Limits, Solver as EndgameSolver, TranspositionTable, proven_discs};
 use std::fmt::Write as _;
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
+
+/// Why problems could not be solved or reported.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("{path}: {source}")]
+    Read { path: String, source: io::Error },
+    #[error(transparent)]
+    Obf(#[from] ObfError),
+    #[error("{0}: no positions")]
+    NoPositions(String),
+    #[error("hash must be 1 to {MAX_HASH_MB} MB")]
+    Hash,
+    #[error("only 8x8 problems can be solved")]
+    NotEight,
+    #[error("the search did not reach the end")]
+    Unsolved,
+    #[error("i/o error: {0}")]
+    Io(#[from] io::Error),
+}
 
 /// One solved position.
 #[derive(Clone, Debug)]
@@ -25,10 +45,10 @@ pub struct Solution {
 }
 
 /// Reads an OBF file's problems; the first is numbered `first`.
-pub fn read_problems(text: &str) -> Result<Vec<Problem>, String> {
+pub fn read_problems(text: &str) -> Result<Vec<Problem>, ObfError> {
     let mut problems = Vec::new();
     for line in text.lines() {
-        if let Some(p) = Problem::parse(line).map_err(|e| e.to_string())? {
+        if let Some(p) = Problem::parse(line)? {
             problems.push(p);
         }
     }
@@ -54,9 +74,9 @@ pub struct ObfSolver {
 
 impl ObfSolver {
     /// A solver with a table of `hash_mb` MB (1 to [`MAX_HASH_MB`]).
-    pub fn new(hash_mb: usize) -> Result<ObfSolver, String> {
+    pub fn new(hash_mb: usize) -> Result<ObfSolver, SolveError> {
         if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-            return Err(format!("hash must be 1 to {MAX_HASH_MB} MB"));
+            return Err(SolveError::Hash);
         }
         let mut engine = Strong::new(hash_mb);
         engine.commit_table();
@@ -67,14 +87,18 @@ impl ObfSolver {
     /// iterative deepening whose midgame iterations fill the table with
     /// best moves, then a win/loss/draw and an exact search. The time
     /// reported is the search's.
-    pub fn solve(&mut self, problem: &Problem, number: usize) -> Result<Solution, String> {
+    pub fn solve(&mut self, problem: &Problem, number: usize) -> Result<Solution, SolveError> {
         solve_with(&mut self.engine, problem, number)
     }
 }
 
-fn solve_with(engine: &mut Strong, problem: &Problem, number: usize) -> Result<Solution, String> {
+fn solve_with(
+    engine: &mut Strong,
+    problem: &Problem,
+    number: usize,
+) -> Result<Solution, SolveError> {
     if problem.position.size() != 8 {
-        return Err("only 8x8 problems can be solved".into());
+        return Err(SolveError::NotEight);
     }
     engine.new_game();
     let start = Instant::now();
@@ -83,7 +107,7 @@ fn solve_with(engine: &mut Strong, problem: &Problem, number: usize) -> Result<S
     let (best, score, nodes) = match it {
         Some(it) => (
             Move::Place(Square::from_index(it.best, 8)),
-            proven_discs(it.score).ok_or("the search did not reach the end")?,
+            proven_discs(it.score).ok_or(SolveError::Unsolved)?,
             it.nodes,
         ),
         None => {
@@ -107,6 +131,39 @@ fn solve_with(engine: &mut Strong, problem: &Problem, number: usize) -> Result<S
         agrees: problem.agrees(best, score),
         expected: problem.best_score(),
     })
+}
+
+/// Solves every problem of the OBF file at `path` (the first numbered
+/// `first`, else from the file name) with a `hash_mb` MB table, writing a
+/// row per problem as it is solved, then the totals.
+pub fn run(
+    path: &str,
+    hash_mb: usize,
+    first: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<(), SolveError> {
+    let start = Instant::now();
+    let text = std::fs::read_to_string(path).map_err(|source| SolveError::Read {
+        path: path.into(),
+        source,
+    })?;
+    let problems = read_problems(&text)?;
+    if problems.is_empty() {
+        return Err(SolveError::NoPositions(path.into()));
+    }
+    let first = first.unwrap_or_else(|| first_number(path));
+    let mut solver = ObfSolver::new(hash_mb)?;
+    writeln!(out, "{}", header())?;
+    out.flush()?;
+    let mut solutions = Vec::new();
+    for (i, problem) in problems.iter().enumerate() {
+        let s = solver.solve(problem, first + i)?;
+        writeln!(out, "{}", row(&s))?;
+        out.flush()?;
+        solutions.push(s);
+    }
+    writeln!(out, "{}", totals(&solutions, start.elapsed()))?;
+    Ok(())
 }
 
 /// The table header.

@@ -8,14 +8,37 @@
 //! the squared error, and a share of the games is held out to report how
 //! well the evaluation predicts them.
 
-use crate::referee::arena::split_move_list;
-use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move};
+use super::{GamesError, progress, read_games as read_game_lines};
+use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move, split_move_list};
+use crate::search::pattern::PatternEval;
 use crate::search::pattern::{Layout, PHASES, SCALE, phase};
 use crate::search::{Limits, Solver, TranspositionTable};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+
+/// Why a training run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Games(#[from] GamesError),
+    #[error("truncated sample file")]
+    TruncatedCache,
+    #[error(
+        "no positions to train on ({games} games gave {positions} positions, {held_out} held out)"
+    )]
+    NoPositions {
+        games: usize,
+        positions: usize,
+        held_out: usize,
+    },
+    #[error("{path}: {source}")]
+    File { path: String, source: io::Error },
+    #[error("i/o error: {0}")]
+    Io(#[from] io::Error),
+}
 
 /// Settings of a training run.
 #[derive(Clone, Debug)]
@@ -189,11 +212,11 @@ pub fn save_samples(games: &[Vec<Sample>]) -> Vec<u8> {
 }
 
 /// Reads what [`save_samples`] wrote.
-pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, String> {
+pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, TrainError> {
     let mut games = Vec::new();
     let mut i = 0;
-    let take = |i: &mut usize, n: usize| -> Result<&[u8], String> {
-        let part = bytes.get(*i..*i + n).ok_or("truncated sample file")?;
+    let take = |i: &mut usize, n: usize| -> Result<&[u8], TrainError> {
+        let part = bytes.get(*i..*i + n).ok_or(TrainError::TruncatedCache)?;
         *i += n;
         Ok(part)
     };
@@ -221,6 +244,70 @@ pub fn read_games(text: &str) -> Vec<Vec<Move>> {
         .filter_map(parse_game)
         .filter(|g| !g.is_empty())
         .collect()
+}
+
+/// A training run: the positions of the games on `input` (at most
+/// `limit`), solved from [`TrainConfig::solve_empties`] on (or read from
+/// `cache`, which a first run writes), fitted, reported on `out` with the
+/// held-out error per phase, and written to `weights_path`. Progress goes
+/// to stderr.
+pub fn run(
+    weights_path: &str,
+    cfg: &TrainConfig,
+    limit: Option<usize>,
+    cache: Option<&str>,
+    input: impl Read,
+    out: &mut dyn Write,
+) -> Result<(), TrainError> {
+    let file_error = |path: &str| {
+        let path = path.to_string();
+        move |source| TrainError::File { path, source }
+    };
+    let cached = cache.and_then(|c| std::fs::read(c).ok());
+    let mut per_game = match cached {
+        Some(bytes) => load_samples(&bytes)?,
+        None => {
+            let games = read_game_lines(input, limit)?;
+            let bar = progress(
+                games.len() as u64,
+                "{bar:40} {pos}/{len} games solved at the end, {elapsed} (eta {eta})",
+            );
+            let per_game = collect(&games, cfg, &|| bar.inc(1));
+            bar.finish_and_clear();
+            if let Some(c) = cache {
+                std::fs::write(c, save_samples(&per_game)).map_err(file_error(c))?;
+            }
+            per_game
+        }
+    };
+    if let Some(l) = limit {
+        per_game.truncate(l);
+    }
+    let games = &per_game;
+    let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
+    let flat = |g: &[Vec<Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
+    let (training, test) = (flat(&games[..split]), flat(&games[split..]));
+    if training.is_empty() {
+        return Err(TrainError::NoPositions {
+            games: games.len(),
+            positions: training.len() + test.len(),
+            held_out: test.len(),
+        });
+    }
+    eprintln!(
+        "{} games, {} training positions, {} held out",
+        games.len(),
+        training.len(),
+        test.len()
+    );
+    let weights = fit(&training, cfg, |epoch, mse| {
+        eprintln!("epoch {epoch}: training rms error {:.2} discs", mse.sqrt())
+    });
+    writeln!(out, "{}", report(&weights, &test))?;
+    let bytes = PatternEval::to_bytes(&quantize(&weights));
+    std::fs::write(weights_path, bytes).map_err(file_error(weights_path))?;
+    writeln!(out, "weights written to {weights_path}")?;
+    Ok(())
 }
 
 /// Mean absolute and root mean square error (discs) per phase.

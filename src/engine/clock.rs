@@ -1,17 +1,18 @@
-//! Time control for one move's search: a fixed time per move (`set
+//! Time control, the engine layer's: a fixed time per move (`set
 //! movetime`), or GTP clocks (`time_settings`, `time_left`) from which each
-//! move's budget is derived. The daemon's `genmove` and the referee's
-//! built-in players under a game clock share it, so that both spend a clock
-//! the same way.
+//! move's budget is derived, turned into the [`Limits`] a search sees. The
+//! daemon's `genmove` and the referee's built-in players share it, so that
+//! both spend a clock the same way. The search knows nothing of clocks or
+//! colours.
 //!
 //! GTP's `time_settings main byoyomi stones` means `main` seconds, then
 //! Canadian byo-yomi: `byoyomi` seconds for every `stones` moves. As in the
 //! GTP 2 spec, `byoyomi > 0` with `stones = 0` means no time limit (and the
 //! per-move time applies), `byoyomi = 0` means absolute time.
 
-use super::{bounded_secs, safety};
-use crate::rules::Color;
-use std::time::Duration;
+use crate::rules::{Color, Position};
+use crate::search::{Limits, StopToken, bounded_secs, safety};
+use std::time::{Duration, Instant};
 
 /// In main time, a move may run to this many times its share of the clock
 /// when an iteration started in time runs long; the later moves' shares
@@ -55,6 +56,10 @@ struct SideClock {
 pub struct Clock {
     per_move: Duration,
     clocks: Option<Clocks>,
+    /// Whether the time was chosen (a per-move time or clocks) rather
+    /// than left at a front end's default, which does not cut a player
+    /// whose own depth defines its answer.
+    chosen: bool,
 }
 
 /// GTP clock settings and both sides' clocks.
@@ -68,12 +73,45 @@ struct Clocks {
 }
 
 impl Clock {
-    /// A fixed time per move.
+    /// A fixed time per move, chosen by the user.
     pub fn per_move(limit: Duration) -> Clock {
         Clock {
             per_move: limit,
             clocks: None,
+            chosen: true,
         }
+    }
+
+    /// A front end's default time per move, until one is chosen.
+    pub fn by_default(limit: Duration) -> Clock {
+        Clock {
+            chosen: false,
+            ..Clock::per_move(limit)
+        }
+    }
+
+    /// The limits of a search for the side to move of `pos` that started
+    /// at `start`, at most `depth` plies deep. A player whose own depth
+    /// defines its answer (`depth_defined`, as `norvig:<depth>`) is cut by
+    /// no default time, only by a chosen one or by `stop`.
+    pub fn limits(
+        &self,
+        pos: &Position,
+        depth_defined: bool,
+        depth: Option<u32>,
+        stop: StopToken,
+        start: Instant,
+    ) -> Limits {
+        let limits = Limits {
+            depth,
+            stop,
+            ..Limits::default()
+        };
+        if depth_defined && !self.chosen {
+            return limits;
+        }
+        let (hard, soft) = self.budget(pos.to_move(), pos.size(), pos.empties());
+        limits.with_budget_from(start, hard, soft)
     }
 
     /// Switches to a fixed time per move, dropping any clock.
@@ -92,6 +130,7 @@ impl Clock {
             stones: 0,
             rounded: false,
         };
+        self.chosen = true;
         self.clocks = Some(Clocks {
             main,
             byoyomi,

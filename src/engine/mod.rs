@@ -1,14 +1,22 @@
-//! The engine facade: a long-lived search thread that owns the current
-//! player (and with it the hash table), fed jobs over a channel.
+//! The engine facade, the one door to a search: a long-lived search thread
+//! that owns the current player (and with it the hash table), fed jobs
+//! over a channel, and the time control ([`Clock`]) that turns clocks into
+//! the search's limits.
 //!
-//! Front ends never search themselves: they ask [`Engine::choose`], which
+//! Front ends (the daemon, the lab programs, the referee's built-in
+//! players) never search themselves: they ask [`Engine::choose`], which
 //! waits for the answer or for the hard deadline, then stops the job and
-//! takes what the player had. A player that dies (a panic) or does not
-//! answer within [`GRACE`] after its deadline is replaced by a fresh one
-//! and the caller gets `None`, so a front end can always answer with a
-//! fallback move.
+//! takes what the player had, and always returns a legal move. A player
+//! that dies (a panic) or does not answer within [`GRACE`] after its
+//! deadline is replaced by a fresh one, and the move is then the greedy
+//! one (logged as an error).
 
-use crate::players::{self, Evaluation, MoveScore, Player, UnknownPlayer};
+mod clock;
+
+pub use crate::players::{DEFAULT_HASH_MB, MAX_HASH_MB};
+pub use clock::Clock;
+
+use crate::players::{self, Evaluation, Greedy, MoveScore, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
@@ -118,6 +126,14 @@ impl Worker {
     }
 }
 
+/// A player asked to play a board size it does not play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{player} does not play {n}x{n} boards")]
+pub struct UnsupportedSize {
+    pub player: String,
+    pub n: usize,
+}
+
 /// The engine: a named player running on its own thread.
 pub struct Engine {
     worker: Worker,
@@ -203,14 +219,40 @@ impl Engine {
         }
     }
 
-    /// The player's move for the side to move in `position` within
-    /// `limits`. At the hard deadline the job's stop token is raised; if no
-    /// answer comes within [`GRACE`] after that (or the player died), the
-    /// player is restarted and `None` returned.
-    pub fn choose(&mut self, position: &Position, limits: Limits) -> Option<Move> {
-        match self.ask(position, limits, Job::Choose)? {
-            Reply::Move(mv) => Some(mv),
-            _ => None,
+    /// Refuses a board size the player does not play.
+    pub fn check_size(&self, n: usize) -> Result<(), UnsupportedSize> {
+        if self.supports(n) {
+            Ok(())
+        } else {
+            Err(UnsupportedSize {
+                player: self.player.clone(),
+                n,
+            })
+        }
+    }
+
+    /// The player's legal move (or pass) for the side to move in
+    /// `position` within `limits`. At the hard deadline the job's stop
+    /// token is raised; if no answer comes within [`GRACE`] after that (or
+    /// the player died, or answered an illegal move), the player is
+    /// restarted and the greedy move is the answer.
+    pub fn choose(&mut self, position: &Position, limits: Limits) -> Move {
+        match self.ask(position, limits, Job::Choose) {
+            Some(Reply::Move(mv)) if position.play(mv).is_ok() => mv,
+            answer => {
+                log::error!(
+                    "{} gave no legal move ({}); playing greedy",
+                    self.player,
+                    match answer {
+                        Some(Reply::Move(mv)) => format!("{mv} is illegal"),
+                        _ => "no answer".into(),
+                    }
+                );
+                if answer.is_some() {
+                    self.restart();
+                }
+                Greedy.choose(position, &Limits::unlimited())
+            }
         }
     }
 
