@@ -63,10 +63,7 @@ fn solve_bounds_its_table_and_refuses_an_empty_file() {
 
 #[test]
 fn solve_reports_search_and_wall_time() {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/ffo/fforum-20-39.obf"
-    );
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ffo/fforum-20-39.obf");
     // FFO #20 alone (the first line), on a small table.
     let first = std::fs::read_to_string(file).unwrap();
     let one = std::env::temp_dir().join(format!("reversi-ffo20-{}.obf", std::process::id()));

@@ -5,6 +5,8 @@
 //! fixed-depth searches against a plain negamax on the evaluation.
 
 use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use reversi::players::{Player, Strong};
 use reversi::rules::obf::Problem;
 use reversi::rules::{Bitboard, Board, Position, Square, SquareSet, WideBoard};
@@ -17,7 +19,7 @@ use reversi::tools::solve::{ObfSolver, read_problems};
 use std::time::{Duration, Instant};
 
 fn ffo(name: &str) -> Vec<Problem> {
-    let path = format!("{}/tests/data/ffo/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/data/ffo/{name}", env!("CARGO_MANIFEST_DIR"));
     read_problems(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -65,7 +67,7 @@ fn ffo_1_to_19_are_solved_exactly() {
 
 /// A position reached by random moves from the start, with `empties` left.
 fn random_position(n: usize, empties: u32, seed: u64) -> Position {
-    let mut state = seed | 1;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = Position::start(n).unwrap();
     while pos.empties() > empties && !pos.is_game_over() {
         let moves = pos.legal_moves(pos.to_move());
@@ -73,10 +75,7 @@ fn random_position(n: usize, empties: u32, seed: u64) -> Position {
             pos = pos.play(reversi::rules::Move::Pass).unwrap();
             continue;
         }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let sq = moves[(state % moves.len() as u64) as usize];
+        let sq = moves[rng.random_range(0..moves.len())];
         pos = pos.place(pos.to_move(), sq).unwrap();
     }
     pos

@@ -3,6 +3,8 @@
 //! positions; and the file mode of the small C program through the binary.
 
 use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use reversi::players::{Norvig, Player, Smarter, Smartest, Weights, build};
 use reversi::rules::{Bitboard, Color, Move, Position, Square};
 use reversi::search::Limits;
@@ -143,7 +145,7 @@ fn smartest_reference(pos: &Position) -> Option<Square> {
 }
 
 fn random_position(n: usize, plies: usize, seed: u64) -> Position {
-    let mut state = seed | 1;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = Position::start(n).unwrap();
     for _ in 0..plies {
         if pos.is_game_over() {
@@ -154,11 +156,8 @@ fn random_position(n: usize, plies: usize, seed: u64) -> Position {
             pos = pos.play(Move::Pass).unwrap();
             continue;
         }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
         pos = pos
-            .place(pos.to_move(), moves[(state % moves.len() as u64) as usize])
+            .place(pos.to_move(), moves[rng.random_range(0..moves.len())])
             .unwrap();
     }
     pos

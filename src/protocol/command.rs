@@ -11,6 +11,7 @@ use nom::multi::separated_list1;
 use nom::number::complete::recognize_float;
 use nom::sequence::{delimited, preceded, separated_pair, terminated};
 use nom::{IResult, Parser};
+use std::fmt;
 
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +101,112 @@ impl Notation {
             Notation::Standard => mv.standard(),
             Notation::Upper => mv.standard().to_uppercase(),
             Notation::Lab => mv.lab(),
+        }
+    }
+}
+
+/// The command line that [`parse_line`] reads back as this command: the
+/// one vocabulary for both sides of the protocol, so that the referee's
+/// client, the latency tool and the contestants write what the daemon
+/// parses. Numbers use Rust's shortest round-tripping form; `komi`, which
+/// keeps no value, is written with 0.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.name();
+        match self {
+            Command::KnownCommand(w) | Command::SetGame(w) => write!(f, "{name} {w}"),
+            Command::BoardSize(n) => write!(f, "{name} {n}"),
+            Command::Komi => write!(f, "{name} 0"),
+            Command::Play(c, m) => write!(f, "{name} {c} {m}"),
+            Command::Genmove(c) | Command::RegGenmove(c) => write!(f, "{name} {c}"),
+            Command::TimeSettings {
+                main,
+                byoyomi,
+                stones,
+            } => write!(f, "{name} {main} {byoyomi} {stones}"),
+            Command::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => write!(f, "{name} {color} {seconds} {stones}"),
+            Command::Setup(Setup::Placements(list)) => {
+                write!(f, "{name}")?;
+                for (c, sq) in list {
+                    write!(f, " {}{}", c.letter(), sq.lab())?;
+                }
+                Ok(())
+            }
+            Command::Setup(Setup::Board { cells, to_move, .. }) => {
+                let cells: String = cells
+                    .iter()
+                    .map(|c| match c {
+                        Some(Color::Black) => 'X',
+                        Some(Color::White) => 'O',
+                        None => '-',
+                    })
+                    .collect();
+                write!(f, "{name} {cells} {to_move}")
+            }
+            Command::Legal(Some(c)) => write!(f, "{name} {c}"),
+            Command::Analyze(Some(k)) => write!(f, "{name} {k}"),
+            Command::Help(Some(w)) => write!(f, "{name} {w}"),
+            Command::Set(setting) => match setting {
+                Setting::Player(p) => write!(f, "{name} player {p}"),
+                Setting::MoveTime(ms) => write!(f, "{name} movetime {ms}"),
+                Setting::Depth(d) => write!(f, "{name} depth {d}"),
+                Setting::Hash(mb) => write!(f, "{name} hash {mb}"),
+                Setting::Notation(n) => write!(
+                    f,
+                    "{name} notation {}",
+                    match n {
+                        Notation::Standard => "standard",
+                        Notation::Upper => "upper",
+                        Notation::Lab => "lab",
+                    }
+                ),
+            },
+            _ => write!(f, "{name}"),
+        }
+    }
+}
+
+impl Command {
+    /// The command's name, as [`COMMANDS`] lists it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::ProtocolVersion => "protocol_version",
+            Command::Name => "name",
+            Command::Version => "version",
+            Command::KnownCommand(_) => "known_command",
+            Command::ListCommands => "list_commands",
+            Command::Quit => "quit",
+            Command::BoardSize(_) => "boardsize",
+            Command::ClearBoard => "clear_board",
+            Command::Komi => "komi",
+            Command::Play(..) => "play",
+            Command::Genmove(_) => "genmove",
+            Command::RegGenmove(_) => "reg_genmove",
+            Command::Undo => "undo",
+            Command::ShowBoard => "showboard",
+            Command::ShowState => "showstate",
+            Command::FinalScore => "final_score",
+            Command::TimeSettings { .. } => "time_settings",
+            Command::TimeLeft { .. } => "time_left",
+            Command::ListGames => "list_games",
+            Command::SetGame(_) => "set_game",
+            Command::RulesGameId => "gogui-rules_game_id",
+            Command::RulesBoardSize => "gogui-rules_board_size",
+            Command::RulesLegalMoves => "gogui-rules_legal_moves",
+            Command::RulesSideToMove => "gogui-rules_side_to_move",
+            Command::RulesFinalResult => "gogui-rules_final_result",
+            Command::RulesBoard => "gogui-rules_board",
+            Command::Setup(_) => "setup",
+            Command::Legal(_) => "legal",
+            Command::Analyze(_) => "analyze",
+            Command::Evaluate => "evaluate",
+            Command::Help(_) => "help",
+            Command::Stop => "stop",
+            Command::Set(_) => "set",
         }
     }
 }
@@ -433,6 +540,7 @@ pub fn parse_line(line: &str) -> Result<Request, Rejection> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn cmd(line: &str) -> Command {
         parse_line(line).unwrap().command
@@ -511,5 +619,102 @@ mod tests {
         assert!(parse_line("setup {...|...}").is_err());
         assert!(parse_line(&format!("setup {} w", "-".repeat(35))).is_err());
         assert!(parse_line("setup Bb").is_err());
+    }
+
+    /// Commands of every kind, with the values the parser can produce
+    /// (names without spaces, finite non-negative times).
+    fn any_command() -> impl Strategy<Value = Command> {
+        let color = prop_oneof![Just(Color::Black), Just(Color::White)];
+        let word = "[a-z0-9_:.-]{1,12}";
+        let square = (0usize..26, 0usize..26).prop_map(|(r, c)| Square::new(r, c));
+        let mv = prop_oneof![Just(Move::Pass), square.clone().prop_map(Move::Place)];
+        let secs = prop_oneof![Just(0.0), 0.0f64..1e7, Just(1e300)];
+        let cell = prop_oneof![
+            Just(None),
+            Just(Some(Color::Black)),
+            Just(Some(Color::White))
+        ];
+        let board = (2usize..=13).prop_flat_map(move |half| {
+            let n = 2 * half;
+            (
+                prop::collection::vec(cell.clone(), n * n),
+                prop_oneof![Just(Color::Black), Just(Color::White)],
+            )
+                .prop_map(move |(cells, to_move)| Setup::Board { n, cells, to_move })
+        });
+        let setting = prop_oneof![
+            word.prop_map(Setting::Player),
+            any::<u64>().prop_map(Setting::MoveTime),
+            any::<u64>().prop_map(Setting::Depth),
+            any::<u64>().prop_map(Setting::Hash),
+            prop_oneof![
+                Just(Notation::Standard),
+                Just(Notation::Upper),
+                Just(Notation::Lab)
+            ]
+            .prop_map(Setting::Notation),
+        ];
+        prop_oneof![
+            prop_oneof![
+                Just(Command::ProtocolVersion),
+                Just(Command::Name),
+                Just(Command::Version),
+                Just(Command::ListCommands),
+                Just(Command::Quit),
+                Just(Command::ClearBoard),
+                Just(Command::Komi),
+                Just(Command::Undo),
+                Just(Command::ShowBoard),
+                Just(Command::ShowState),
+                Just(Command::FinalScore),
+                Just(Command::ListGames),
+                Just(Command::RulesGameId),
+                Just(Command::RulesBoardSize),
+                Just(Command::RulesLegalMoves),
+                Just(Command::RulesSideToMove),
+                Just(Command::RulesFinalResult),
+                Just(Command::RulesBoard),
+                Just(Command::Evaluate),
+                Just(Command::Stop),
+            ],
+            word.prop_map(Command::KnownCommand),
+            word.prop_map(Command::SetGame),
+            prop::option::of(word).prop_map(Command::Help),
+            any::<u64>().prop_map(Command::BoardSize),
+            (color.clone(), mv).prop_map(|(c, m)| Command::Play(c, m)),
+            color.clone().prop_map(Command::Genmove),
+            color.clone().prop_map(Command::RegGenmove),
+            (secs.clone(), secs.clone(), any::<u64>()).prop_map(|(main, byoyomi, stones)| {
+                Command::TimeSettings {
+                    main,
+                    byoyomi,
+                    stones,
+                }
+            }),
+            (color.clone(), secs, any::<u64>()).prop_map(|(color, seconds, stones)| {
+                Command::TimeLeft {
+                    color,
+                    seconds,
+                    stones,
+                }
+            }),
+            prop::collection::vec((color.clone(), square), 1..6)
+                .prop_map(|l| Command::Setup(Setup::Placements(l))),
+            board.prop_map(Command::Setup),
+            prop::option::of(color).prop_map(Command::Legal),
+            prop::option::of(any::<u64>()).prop_map(Command::Analyze),
+            setting.prop_map(Command::Set),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_command_reads_back_as_written(command in any_command(), id in prop::option::of(any::<u64>())) {
+            let line = match id {
+                Some(id) => format!("{id} {command}"),
+                None => command.to_string(),
+            };
+            prop_assert_eq!(parse_line(&line), Ok(Request { id, command }), "{}", line);
+        }
     }
 }

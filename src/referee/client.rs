@@ -8,12 +8,13 @@
 //! that started children, leaves nothing running. The last lines it wrote
 //! to stderr are kept (a few, each cut short) to say why it died.
 
+use crate::protocol::{Command, Setting};
 use crate::rules::printable;
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{self, Child, ChildStdin, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -116,7 +117,7 @@ impl StderrTail {
 impl GtpClient {
     /// Starts `command_line` with `sh -c`, in a process group of its own.
     pub fn spawn(command_line: &str) -> Result<GtpClient, ClientError> {
-        let mut command = Command::new("sh");
+        let mut command = process::Command::new("sh");
         command
             .arg("-c")
             .arg(format!("exec {command_line}"))
@@ -167,7 +168,7 @@ impl GtpClient {
 
     /// Sends `command` and waits up to `timeout` for its reply: the success
     /// text, or why there is none.
-    pub fn send(&mut self, command: &str, timeout: Duration) -> Result<String, ClientError> {
+    pub fn send(&mut self, command: &Command, timeout: Duration) -> Result<String, ClientError> {
         let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
         if stdin
             .write_all(format!("{command}\n").as_bytes())
@@ -188,7 +189,7 @@ impl GtpClient {
     /// Sends `command` and measures the time until its reply.
     pub fn timed(
         &mut self,
-        command: &str,
+        command: &Command,
         timeout: Duration,
     ) -> (Result<String, ClientError>, Duration) {
         let start = Instant::now();
@@ -196,9 +197,27 @@ impl GtpClient {
         (result, start.elapsed())
     }
 
+    /// A fixed time per move: our daemon's `set movetime`, else (an engine
+    /// that refuses it) GTP byo-yomi of one move per period.
+    pub fn set_move_time(&mut self, limit: Duration, timeout: Duration) -> Result<(), ClientError> {
+        let ms = (limit.as_millis() as u64).max(1);
+        match self.send(&Command::Set(Setting::MoveTime(ms)), timeout) {
+            Ok(_) => Ok(()),
+            Err(e @ (ClientError::Died | ClientError::Timeout)) => Err(e),
+            Err(_) => {
+                let settings = Command::TimeSettings {
+                    main: 0.0,
+                    byoyomi: limit.as_secs_f64(),
+                    stones: 1,
+                };
+                self.send(&settings, timeout).map(|_| ())
+            }
+        }
+    }
+
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(mut self) {
-        let _ = self.send("quit", Duration::from_millis(500));
+        let _ = self.send(&Command::Quit, Duration::from_millis(500));
         self.kill();
     }
 

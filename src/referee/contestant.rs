@@ -5,6 +5,7 @@
 use super::client::{ClientError, GtpClient};
 use crate::engine::{Clock, DEFAULT_HASH_MB, Engine, UnsupportedSize};
 use crate::players::UnknownPlayer;
+use crate::protocol::Command;
 use crate::rules::{Color, Game, Move, parse_move, printable};
 use crate::search::StopToken;
 use std::fmt;
@@ -188,29 +189,27 @@ impl Contestant {
                     *client = Some(GtpClient::spawn(command).map_err(|e| from_client(e, None))?);
                 }
                 let c = client.as_mut().expect("just started");
-                let mut send = |cmd: &str| {
-                    let reply = c.send(cmd, SETUP_TIMEOUT);
-                    reply.map_err(|e| from_client(e, Some(c)))
-                };
-                send(&format!("boardsize {n}"))?;
-                send("clear_board")?;
-                match time {
-                    // Our daemon's per-move time; GTP byo-yomi of one move
-                    // for others.
-                    TimeControl::PerMove(limit) => {
-                        if send(&format!("set movetime {}", limit.as_millis().max(1))).is_err() {
-                            send(&format!("time_settings 0 {} 1", limit.as_secs_f64()))?;
+                let setup = |c: &mut GtpClient| -> Result<(), ClientError> {
+                    c.send(&Command::BoardSize(n as u64), SETUP_TIMEOUT)?;
+                    c.send(&Command::ClearBoard, SETUP_TIMEOUT)?;
+                    match time {
+                        TimeControl::PerMove(limit) => c.set_move_time(limit, SETUP_TIMEOUT)?,
+                        // GTP absolute time: main time and no byo-yomi.
+                        TimeControl::PerGame(main) => {
+                            let settings = Command::TimeSettings {
+                                main: main.as_secs_f64(),
+                                byoyomi: 0.0,
+                                stones: 0,
+                            };
+                            c.send(&settings, SETUP_TIMEOUT)?;
                         }
                     }
-                    // GTP absolute time: main time and no byo-yomi.
-                    TimeControl::PerGame(main) => {
-                        send(&format!("time_settings {} 0 0", main.as_secs_f64()))?;
+                    for &(color, mv) in opening {
+                        c.send(&Command::Play(color, mv), SETUP_TIMEOUT)?;
                     }
-                }
-                for (color, mv) in opening {
-                    send(&format!("play {color} {mv}"))?;
-                }
-                Ok(())
+                    Ok(())
+                };
+                setup(c).map_err(|e| from_client(e, Some(c)))
             }
         }
     }
@@ -221,7 +220,7 @@ impl Contestant {
             Kind::Builtin(_) => Ok(()),
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
-                let reply = c.send(&format!("play {color} {mv}"), SETUP_TIMEOUT);
+                let reply = c.send(&Command::Play(color, mv), SETUP_TIMEOUT);
                 reply.map(|_| ()).map_err(|e| from_client(e, Some(c)))
             }
         }
@@ -259,8 +258,14 @@ impl Contestant {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
                 if let MoveTime::Clock(left) = time {
                     // An engine that keeps its own clock may refuse this.
+                    // Milliseconds are enough, and read as exact.
+                    let seconds = (left.as_millis() as f64) / 1000.0;
                     let told = c.send(
-                        &format!("time_left {color} {:.3} 0", left.as_secs_f64()),
+                        &Command::TimeLeft {
+                            color,
+                            seconds,
+                            stones: 0,
+                        },
                         SETUP_TIMEOUT,
                     );
                     if let Err(e @ (ClientError::Died | ClientError::Timeout)) = told {
@@ -270,7 +275,7 @@ impl Contestant {
                 // Wait well past the limit so that a late reply is told
                 // apart from none at all.
                 let wait = limit * 2 + margin + Duration::from_secs(2);
-                let (reply, took) = c.timed(&format!("genmove {color}"), wait);
+                let (reply, took) = c.timed(&Command::Genmove(color), wait);
                 let text = reply.map_err(|e| from_client(e, Some(c)))?;
                 let mv = parse_move(text.trim(), pos.size())
                     .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;

@@ -6,6 +6,7 @@
 use super::arena::random_opening;
 use super::client::{ClientError, GtpClient};
 use crate::progress::progress;
+use crate::protocol::Command;
 use crate::rules::{is_supported_size, parse_move};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -71,24 +72,14 @@ pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyRep
     let setup_timeout = Duration::from_secs(10);
     let move_timeout = cfg.movetime * 4 + Duration::from_secs(5);
     let mut engine = GtpClient::spawn(&cfg.engine)?;
-    engine.send(&format!("boardsize {}", cfg.size), setup_timeout)?;
-    // Our daemon's per-move setting; GTP byo-yomi of one move for others.
-    if engine
-        .send(
-            &format!("set movetime {}", cfg.movetime.as_millis()),
-            setup_timeout,
-        )
-        .is_err()
-    {
-        let secs = cfg.movetime.as_secs_f64();
-        engine.send(&format!("time_settings 0 {secs} 1"), setup_timeout)?;
-    }
+    engine.send(&Command::BoardSize(cfg.size as u64), setup_timeout)?;
+    engine.set_move_time(cfg.movetime, setup_timeout)?;
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut samples = Vec::with_capacity(cfg.moves);
     let mut games = 0;
     while samples.len() < cfg.moves {
         games += 1;
-        engine.send("clear_board", setup_timeout)?;
+        engine.send(&Command::ClearBoard, setup_timeout)?;
         let mut game = random_opening(cfg.size, cfg.opening_plies, &mut rng);
         // An opening that ends the game would leave nothing to ask: it is
         // cut back to its last position with a move to play.
@@ -96,11 +87,11 @@ pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyRep
             game.undo().expect("the start position is not over");
         }
         for (color, mv) in game.moves() {
-            engine.send(&format!("play {color} {mv}"), setup_timeout)?;
+            engine.send(&Command::Play(color, mv), setup_timeout)?;
         }
         while samples.len() < cfg.moves && !game.position().is_game_over() {
             let color = game.position().to_move();
-            let (reply, took) = engine.timed(&format!("genmove {color}"), move_timeout);
+            let (reply, took) = engine.timed(&Command::Genmove(color), move_timeout);
             let text = reply?;
             let mv = parse_move(text.trim(), cfg.size)
                 .map_err(|_| LatencyError::IllegalMove(text.clone()))?;

@@ -2,7 +2,7 @@
 //! h8 = bit 63). Move generation with parallel shifts, flips from
 //! precomputed rays: the hot path of perft and of the 8x8 search.
 
-use super::board::Board;
+use super::board::{Board, DIRECTIONS};
 use super::set::SquareSet;
 
 /// An 8x8 position seen from the side to move.
@@ -17,20 +17,6 @@ pub struct Bitboard {
 /// Squares not on column a or h: where a horizontal or diagonal line of
 /// opponent discs can continue without wrapping around the board.
 const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
-
-/// Direction steps (row, column): four towards higher bit indices, then
-/// the same four towards lower ones, in the order of [`RAYS`] and of the
-/// shifts of [`Bitboard::flips_for`].
-const DIRECTIONS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, -1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-];
 
 /// One square's eight rays, a cache line (two 256-bit vectors) apart.
 #[repr(C, align(64))]

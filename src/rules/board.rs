@@ -7,6 +7,20 @@ use super::set::SquareSet;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+/// Direction steps (row, column): four towards higher bit indices, then
+/// the same four towards lower ones, in the order of the 8x8 board's rays
+/// and of its shifts.
+pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
 /// A position seen from the side to move. Implementations: [`super::Bitboard`]
 /// (8x8 on two `u64`s) and [`super::WideBoard`] (every even size from 4 to 26).
 ///

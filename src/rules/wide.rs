@@ -2,7 +2,7 @@
 //! same row-major square indices as the 8x8 board (`row * n + col`) and
 //! per-size masks that stop lines from wrapping around the board's edges.
 
-use super::board::Board;
+use super::board::{Board, DIRECTIONS};
 use super::set::{SquareSet, WORDS, WideSet};
 
 /// The smallest supported board side.
@@ -161,16 +161,7 @@ impl<const W: usize> Board for WideBoard<W> {
         let n = self.n as i32;
         let (row, col) = (sq as i32 / n, sq as i32 % n);
         let mut flipped = WideSet::EMPTY;
-        for (dr, dc) in [
-            (0, 1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, -1),
-            (-1, 1),
-            (-1, 0),
-            (-1, -1),
-        ] {
+        for (dr, dc) in DIRECTIONS {
             let mut line = WideSet::EMPTY;
             let (mut r, mut c) = (row + dr, col + dc);
             while r >= 0 && r < n && c >= 0 && c < n {

@@ -91,7 +91,7 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// A root move that beat the first one in the iteration under way.
     pub(super) partial: Option<usize>,
     /// The selectivity of the endgame solves: 0 for exact ones, else the
-    /// level of the selective solve under way ([`SELECTIVE_LEVELS`]).
+    /// level of the selective solve under way ([`SELECTIVE_LEVELS`](super::SELECTIVE_LEVELS)).
     pub(super) selectivity: u32,
     pub(super) _board: std::marker::PhantomData<B>,
 }

@@ -1,5 +1,7 @@
-//! Search: limits, the stop signal and the clocks they come from, the transposition table, static
-//! evaluation and the generic iterative-deepening PVS. Knows nothing of I/O.
+//! Search: limits and the stop signal, score units, the transposition
+//! table, static evaluation, the generic iterative-deepening PVS and the
+//! exact 8x8 solver. Knows nothing of I/O, protocols, clocks or colours:
+//! a search sees a relative board and [`Limits`].
 
 mod alphabeta;
 mod deepening;

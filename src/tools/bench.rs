@@ -21,7 +21,7 @@ pub struct BenchPosition {
 /// pseudo-random games on larger boards, early and late.
 pub fn positions() -> Vec<BenchPosition> {
     let mut out = Vec::new();
-    let ffo = include_str!("../../tests/data/ffo/fforum-20-39.obf");
+    let ffo = include_str!("../../data/ffo/fforum-20-39.obf");
     for (i, line) in ffo.lines().enumerate().step_by(4) {
         if let Ok(Some(p)) = Problem::parse(line) {
             out.push(BenchPosition {

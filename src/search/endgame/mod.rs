@@ -5,7 +5,7 @@
 //! - Near the end most of the time goes into the last few plies, so they
 //!   get their own code: with one empty square the score is counted
 //!   directly (the flips from line tables, no flip set); with two, both
-//!   squares are tried in turn; up to [`SHALLOW`] empties there is no
+//!   squares are tried in turn; up to [`SHALLOW`](policy::SHALLOW) empties there is no
 //!   table and no move generation, just the list of empty squares tried in
 //!   parity order (squares in regions with an odd number of empties first:
 //!   whoever moves there also gets the last move of the region).
@@ -13,7 +13,7 @@
 //!   replies they leave the opponent (corners for the opponent count
 //!   double), after the table move; far from the end the pattern
 //!   evaluation (of the position, then of a small search) joins the order;
-//!   null-window PVS; from [`HASH_EMPTIES`] results are stored in the
+//!   null-window PVS; from [`HASH_EMPTIES`](policy::HASH_EMPTIES) results are stored in the
 //!   shared transposition table as exact-to-the-end entries.
 //! - A stability cutoff: the opponent's stable discs (which no move can
 //!   flip) bound the best score we can reach, and cut the node when that
