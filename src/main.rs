@@ -111,7 +111,9 @@ enum Command {
     /// Plays a match (two players) or a round-robin tournament (more) and
     /// prints the results. Players are built-in names (strong, greedy,
     /// first, random:<seed>, norvig:<depth>, weights:<seconds>, smarter,
-    /// smartest) or `cmd:<command line>` for an engine speaking the protocol.
+    /// smartest), `cmd:<command line>` for an engine speaking the protocol
+    /// (GTP) or `nboard:<command line>` for one speaking NBoard (NTest, Edax
+    /// -nboard).
     Match {
         /// Two or more players.
         #[arg(required = true, num_args = 2..)]
@@ -148,6 +150,11 @@ enum Command {
         /// Write every game to this file as a move list, one a line.
         #[arg(long)]
         move_lists: Option<String>,
+        /// The midgame depth (1 to 60) given to `nboard:` engines with
+        /// `set depth`, as the NBoard GUI's level; 60 leaves them to their
+        /// clock.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=60))]
+        nboard_depth: u32,
     },
     /// Fits the pattern evaluation on game records read from stdin (lines
     /// `YEAR MOVES RESULT`, e.g. `xz -dc games.txt.xz | reversi train`).
@@ -400,6 +407,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             seed,
             records,
             move_lists,
+            nboard_depth,
         } => {
             let config = MatchConfig {
                 size,
@@ -412,6 +420,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                 openings: Openings::parse(&openings, size)?,
                 max_plies,
                 seed,
+                nboard_depth,
             };
             run_match(
                 &players,

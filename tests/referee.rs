@@ -190,10 +190,11 @@ fn a_tournament_ranks_by_lab8_points() {
 /// Runs `reversi match greedy <contestant>` for `games` games with records;
 /// returns (stdout, stderr, the GGF records).
 fn referee_with_records(contestant: &str, games: usize) -> (String, String, String) {
-    let ggf = std::env::temp_dir().join(format!(
-        "reversi-forfeit-{}-{games}.ggf",
-        std::process::id()
-    ));
+    // One file per call: tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let ggf =
+        std::env::temp_dir().join(format!("reversi-records-{}-{call}.ggf", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["match", "greedy", contestant, "--games", &games.to_string()])
         .args(["--time-ms", "100", "--margin-ms", "50", "--records"])
@@ -273,4 +274,44 @@ fn an_engine_and_its_children_are_ended_after_the_match() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert!(!alive(), "the engine's child {pid} still runs");
+}
+
+/// A fake NBoard engine: answers `pong N` to `ping N`, runs `on_go` (shell
+/// code) on `go`, ignores the rest; logs every line to `<its path>.log`.
+fn fake_nboard_engine(name: &str, on_go: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> \"$0.log\"\n  case \"$line\" in\n    ping*) echo \"pong ${{line#ping }}\" ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path
+}
+
+#[test]
+fn nboard_engines_that_lie_crash_or_hang_lose() {
+    let nboard = |fake: &Path| format!("nboard:{}", fake.display());
+    let liar = fake_nboard_engine("nb-liar", "echo 'status thinking'; echo '=== A1/0.00/0.01'");
+    let (table, _, records) = referee_with_records(&nboard(&liar), 2);
+    assert!(row(&table, "nboard:").ends_with("2 illegal"), "{table}");
+    assert_eq!(records.lines().count(), 2);
+    // What it was told: the protocol, the depth, then for each move the
+    // whole game with a clock, a ping and `go`.
+    let log = std::fs::read_to_string(liar.with_extension("log")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(&lines[..2], ["nboard 2", "set depth 60"], "{log}");
+    assert!(
+        lines[2].starts_with("set game (;GM[Othello]") && lines[2].contains("RE[?]TI[0:"),
+        "{log}"
+    );
+    assert_eq!(&lines[3..5], ["ping 1", "go"], "{log}");
+    let crasher = fake_nboard_engine("nb-crash", "echo 'it broke' >&2; exit 4");
+    let (table, stderr, _) = referee_with_records(&nboard(&crasher), 1);
+    assert!(row(&table, "nboard:").ends_with("1 died"), "{table}");
+    assert!(stderr.contains("its stderr ended: it broke"), "{stderr}");
+    let hanger = fake_nboard_engine("nb-hang", "sleep 30");
+    let (table, _, _) = referee_with_records(&nboard(&hanger), 1);
+    assert!(row(&table, "nboard:").ends_with("1 no reply"), "{table}");
 }

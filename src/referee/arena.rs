@@ -101,6 +101,8 @@ pub struct MatchConfig {
     /// discs (the COMP24011 automarker plays 20); `None` plays to the end.
     pub max_plies: Option<usize>,
     pub seed: u64,
+    /// The midgame depth NBoard engines are given (`set depth`).
+    pub nboard_depth: u32,
 }
 
 impl MatchConfig {
@@ -575,9 +577,10 @@ mod tests {
             openings: Openings::None,
             max_plies: None,
             seed: 1,
+            nboard_depth: 60,
         };
-        let mut a = Contestant::new("strong").unwrap();
-        let mut b = Contestant::new("strong").unwrap();
+        let mut a = Contestant::new("strong", 60).unwrap();
+        let mut b = Contestant::new("strong", 60).unwrap();
         let outcome = play_game([&mut a, &mut b], &config, 0);
         assert!(outcome.forfeit.is_none(), "{:?}", outcome.forfeit);
         assert!(outcome.record.end.is_game_over());

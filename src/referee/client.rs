@@ -1,30 +1,19 @@
 //! A GTP client for an engine in another process: it sends one command at
 //! a time and waits for its reply with a timeout. Whatever the engine
 //! prints (garbage, endless output, nothing at all) or does (hang, crash)
-//! ends up as a [`ClientError`], never as a panic or a hang of ours.
-//!
-//! The engine runs in a process group of its own, which is killed as a
-//! whole at the end, so that an engine behind a wrapper script, or one
-//! that started children, leaves nothing running. The last lines it wrote
-//! to stderr are kept (a few, each cut short) to say why it died.
+//! ends up as a [`ClientError`], never as a panic or a hang of ours. The
+//! process itself (its group, its stderr) is [`super::process`]'s.
 
+use super::process::EngineProcess;
 use crate::protocol::{Command, Setting};
 use crate::rules::printable;
-use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
-use std::collections::VecDeque;
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{self, Child, ChildStdin, Stdio};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::io::{BufRead, Read};
 use std::time::{Duration, Instant};
 
 /// Longest reply we keep; longer ones are a protocol error.
 const MAX_REPLY: usize = 1 << 20;
-/// How many of the engine's last stderr lines are kept.
-const STDERR_LINES: usize = 5;
-/// How much of each stderr line is kept, in characters.
-const STDERR_LINE_CHARS: usize = 200;
 
 /// Why a command did not get a success reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,104 +50,28 @@ type RawReply = Result<Result<String, String>, ClientError>;
 /// An engine process spoken to over GTP.
 pub struct GtpClient {
     command_line: String,
-    child: Child,
-    stdin: Option<ChildStdin>,
+    process: EngineProcess,
     replies: Receiver<RawReply>,
-    stderr: StderrTail,
-}
-
-/// The last lines an engine wrote to stderr, read on a thread of their
-/// own; the channel closes when the engine's stderr does.
-struct StderrTail {
-    lines: Arc<Mutex<VecDeque<String>>>,
-    closed: Receiver<()>,
-}
-
-impl StderrTail {
-    fn spawn(stderr: std::process::ChildStderr) -> std::io::Result<StderrTail> {
-        let lines = Arc::new(Mutex::new(VecDeque::new()));
-        let (done, closed) = bounded::<()>(0);
-        let kept = lines.clone();
-        thread::Builder::new()
-            .name("gtp-stderr".into())
-            .spawn(move || {
-                let _done = done;
-                let mut reader = BufReader::new(stderr);
-                let mut line = Vec::new();
-                // Lines are read whole but kept cut short, so an engine
-                // that floods stderr costs time, not memory.
-                while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
-                    let text = String::from_utf8_lossy(&line);
-                    let text: String = printable(text.trim_end_matches(['\n', '\r']))
-                        .chars()
-                        .take(STDERR_LINE_CHARS)
-                        .collect();
-                    line.clear();
-                    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-                    if kept.len() == STDERR_LINES {
-                        kept.pop_front();
-                    }
-                    kept.push_back(text);
-                }
-            })?;
-        Ok(StderrTail { lines, closed })
-    }
-
-    /// The kept lines, oldest first, joined by ` | `; waits up to `wait`
-    /// for the engine's stderr to close (a dead engine's last words may
-    /// still be in the pipe).
-    fn text(&self, wait: Duration) -> String {
-        let _ = self.closed.recv_timeout(wait);
-        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
-        lines.iter().cloned().collect::<Vec<_>>().join(" | ")
-    }
 }
 
 impl GtpClient {
-    /// Starts `command_line` with `sh -c`, in a process group of its own.
+    /// Starts `command_line` (see [`EngineProcess::spawn`]).
     pub fn spawn(command_line: &str) -> Result<GtpClient, ClientError> {
-        let mut command = process::Command::new("sh");
-        command
-            .arg("-c")
-            .arg(format!("exec {command_line}"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .spawn()
-            .map_err(|e| ClientError::Spawn(e.to_string()))?;
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = StderrTail::spawn(child.stderr.take().expect("piped stderr"))
-            .map_err(|e| ClientError::Spawn(e.to_string()))?;
-        // One reply in flight at a time; a small buffer is plenty.
-        let (tx, replies) = bounded(4);
-        thread::Builder::new()
-            .name("gtp-client".into())
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                loop {
-                    let reply = read_reply(&mut reader);
-                    let end = matches!(reply, Err(ClientError::Died));
-                    if tx.send(reply).is_err() || end {
-                        return;
-                    }
-                }
-            })
-            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        let (process, replies) = EngineProcess::spawn(command_line, "gtp-client", |out| {
+            let reply = read_reply(out);
+            let end = matches!(reply, Err(ClientError::Died));
+            (reply, end)
+        })?;
         Ok(GtpClient {
             command_line: command_line.to_string(),
-            stdin: child.stdin.take(),
-            child,
+            process,
             replies,
-            stderr,
         })
     }
 
-    /// The engine's last lines on stderr (see [`StderrTail::text`]).
+    /// The engine's last lines on stderr, waiting up to `wait` for them.
     pub fn last_stderr(&self, wait: Duration) -> String {
-        self.stderr.text(wait)
+        self.process.last_stderr(wait)
     }
 
     /// The command line the engine was started with.
@@ -169,14 +82,7 @@ impl GtpClient {
     /// Sends `command` and waits up to `timeout` for its reply: the success
     /// text, or why there is none.
     pub fn send(&mut self, command: &Command, timeout: Duration) -> Result<String, ClientError> {
-        let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
-        if stdin
-            .write_all(format!("{command}\n").as_bytes())
-            .and_then(|_| stdin.flush())
-            .is_err()
-        {
-            return Err(ClientError::Died);
-        }
+        self.process.write_line(&command.to_string())?;
         match self.replies.recv_timeout(timeout) {
             Ok(Ok(Ok(text))) => Ok(text),
             Ok(Ok(Err(message))) => Err(ClientError::Refused(message)),
@@ -218,29 +124,7 @@ impl GtpClient {
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn quit(mut self) {
         let _ = self.send(&Command::Quit, Duration::from_millis(500));
-        self.kill();
-    }
-
-    /// Ends the engine's whole process group, then reaps the engine.
-    fn kill(&mut self) {
-        self.stdin.take();
-        #[cfg(unix)]
-        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: kill(2) only sends a signal; the group is the one
-            // the engine was started in (its id is the engine's pid), and
-            // it still exists, since the engine is not reaped yet.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for GtpClient {
-    fn drop(&mut self) {
-        self.kill();
+        self.process.kill();
     }
 }
 

@@ -3,6 +3,7 @@
 //! same way and checks every answer itself.
 
 use super::client::{ClientError, GtpClient};
+use super::nboard::NboardClient;
 use crate::engine::{Clock, DEFAULT_HASH_MB, Engine, UnsupportedSize};
 use crate::players::UnknownPlayer;
 use crate::protocol::Command;
@@ -65,16 +66,19 @@ impl Forfeit {
 const LAST_WORDS: Duration = Duration::from_millis(200);
 
 /// The forfeit for a client error; a death carries the engine's last
-/// lines on stderr.
-fn from_client(e: ClientError, client: Option<&GtpClient>) -> Forfeit {
+/// lines on stderr, which `last_words` gives.
+fn from_client(e: ClientError, last_words: impl FnOnce(Duration) -> String) -> Forfeit {
     match e {
         ClientError::Timeout => Forfeit::NoReply,
         ClientError::Spawn(m) => Forfeit::Died(m),
-        ClientError::Died => {
-            Forfeit::Died(client.map_or(String::new(), |c| c.last_stderr(LAST_WORDS)))
-        }
+        ClientError::Died => Forfeit::Died(last_words(LAST_WORDS)),
         ClientError::Refused(m) | ClientError::Garbled(m) => Forfeit::Refused(m),
     }
+}
+
+/// The forfeit of an engine that could not even be started.
+fn unstarted(e: ClientError) -> Forfeit {
+    from_client(e, |_| String::new())
 }
 
 /// How much time the players get.
@@ -132,6 +136,11 @@ enum Kind {
         command: String,
         client: Option<GtpClient>,
     },
+    Nboard {
+        command: String,
+        depth: u32,
+        client: Option<NboardClient>,
+    },
 }
 
 /// One player of a match.
@@ -141,15 +150,24 @@ pub struct Contestant {
 }
 
 impl Contestant {
-    /// A player from its name: `cmd:<command line>` for an external engine,
-    /// otherwise a built-in player name.
-    pub fn new(spec: &str) -> Result<Contestant, UnknownPlayer> {
-        let kind = match spec.strip_prefix("cmd:") {
-            Some(command) => Kind::External {
+    /// A player from its name: `cmd:<command line>` for an external engine
+    /// speaking GTP (our protocol), `nboard:<command line>` for one
+    /// speaking NBoard (played at midgame depth `nboard_depth`), otherwise
+    /// a built-in player name.
+    pub fn new(spec: &str, nboard_depth: u32) -> Result<Contestant, UnknownPlayer> {
+        let kind = if let Some(command) = spec.strip_prefix("cmd:") {
+            Kind::External {
                 command: command.to_string(),
                 client: None,
-            },
-            None => Kind::Builtin(Engine::new(spec, DEFAULT_HASH_MB)?),
+            }
+        } else if let Some(command) = spec.strip_prefix("nboard:") {
+            Kind::Nboard {
+                command: command.to_string(),
+                depth: nboard_depth,
+                client: None,
+            }
+        } else {
+            Kind::Builtin(Engine::new(spec, DEFAULT_HASH_MB)?)
         };
         Ok(Contestant {
             name: spec.to_string(),
@@ -167,7 +185,7 @@ impl Contestant {
     pub fn check_size(&self, n: usize) -> Result<(), UnsupportedSize> {
         match &self.kind {
             Kind::Builtin(e) => e.check_size(n),
-            Kind::External { .. } => Ok(()),
+            Kind::External { .. } | Kind::Nboard { .. } => Ok(()),
         }
     }
 
@@ -186,7 +204,7 @@ impl Contestant {
             }
             Kind::External { command, client } => {
                 if client.is_none() {
-                    *client = Some(GtpClient::spawn(command).map_err(|e| from_client(e, None))?);
+                    *client = Some(GtpClient::spawn(command).map_err(unstarted)?);
                 }
                 let c = client.as_mut().expect("just started");
                 let setup = |c: &mut GtpClient| -> Result<(), ClientError> {
@@ -209,7 +227,18 @@ impl Contestant {
                     }
                     Ok(())
                 };
-                setup(c).map_err(|e| from_client(e, Some(c)))
+                setup(c).map_err(|e| from_client(e, |w| c.last_stderr(w)))
+            }
+            Kind::Nboard {
+                command,
+                depth,
+                client,
+            } => {
+                // The game goes to the engine with each move.
+                if client.is_none() {
+                    *client = Some(NboardClient::spawn(command, *depth).map_err(unstarted)?);
+                }
+                Ok(())
             }
         }
     }
@@ -217,11 +246,13 @@ impl Contestant {
     /// Tells the engine a move of the other side (or a pass).
     pub fn tell(&mut self, color: Color, mv: Move) -> Result<(), Forfeit> {
         match &mut self.kind {
-            Kind::Builtin(_) => Ok(()),
+            Kind::Builtin(_) | Kind::Nboard { .. } => Ok(()),
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
                 let reply = c.send(&Command::Play(color, mv), SETUP_TIMEOUT);
-                reply.map(|_| ()).map_err(|e| from_client(e, Some(c)))
+                reply
+                    .map(|_| ())
+                    .map_err(|e| from_client(e, |w| c.last_stderr(w)))
             }
         }
     }
@@ -269,14 +300,34 @@ impl Contestant {
                         SETUP_TIMEOUT,
                     );
                     if let Err(e @ (ClientError::Died | ClientError::Timeout)) = told {
-                        return Err(from_client(e, Some(c)));
+                        return Err(from_client(e, |w| c.last_stderr(w)));
                     }
                 }
                 // Wait well past the limit so that a late reply is told
                 // apart from none at all.
                 let wait = limit * 2 + margin + Duration::from_secs(2);
                 let (reply, took) = c.timed(&Command::Genmove(color), wait);
-                let text = reply.map_err(|e| from_client(e, Some(c)))?;
+                let text = reply.map_err(|e| from_client(e, |w| c.last_stderr(w)))?;
+                let mv = parse_move(text.trim(), pos.size())
+                    .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;
+                (mv, took)
+            }
+            Kind::Nboard { client, .. } => {
+                let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
+                // GGF clocks count whole seconds: the clock left, or the
+                // time per move times the moves the engine has still to
+                // play, so that it spends about that much on each.
+                let clock = match time {
+                    MoveTime::Clock(left) => left.as_secs(),
+                    MoveTime::Fixed(limit) => {
+                        (limit.as_secs_f64() * f64::from(pos.empties().div_ceil(2))) as u64
+                    }
+                }
+                .max(1);
+                let moves: Vec<(Color, Move)> = game.moves().collect();
+                let wait = limit * 2 + margin + Duration::from_secs(2);
+                let (reply, took) = c.genmove(game.start(), &moves, clock, SETUP_TIMEOUT, wait);
+                let text = reply.map_err(|e| from_client(e, |w| c.last_stderr(w)))?;
                 let mv = parse_move(text.trim(), pos.size())
                     .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;
                 (mv, took)
@@ -293,17 +344,19 @@ impl Contestant {
 
     /// After a forfeit: an external engine is restarted for the next game.
     pub fn reset(&mut self) {
-        if let Kind::External { client, .. } = &mut self.kind {
-            *client = None;
+        match &mut self.kind {
+            Kind::External { client, .. } => *client = None,
+            Kind::Nboard { client, .. } => *client = None,
+            Kind::Builtin(_) => {}
         }
     }
 
     /// Ends the engine's process, if any.
     pub fn finish(&mut self) {
-        if let Kind::External { client, .. } = &mut self.kind
-            && let Some(c) = client.take()
-        {
-            c.quit();
+        match &mut self.kind {
+            Kind::External { client, .. } => client.take().map_or((), GtpClient::quit),
+            Kind::Nboard { client, .. } => client.take().map_or((), NboardClient::quit),
+            Kind::Builtin(_) => {}
         }
     }
 }

@@ -8,5 +8,7 @@ pub mod arena;
 pub mod client;
 pub mod contestant;
 pub mod latency;
+pub mod nboard;
+mod process;
 pub mod records;
 pub mod run;

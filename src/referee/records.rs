@@ -62,21 +62,6 @@ impl GameRecord {
 
     /// The game as one GGF line.
     pub fn ggf(&self) -> String {
-        let n = self.start.size();
-        let mut board = String::with_capacity(n * n);
-        for r in 0..n {
-            for c in 0..n {
-                board.push(match self.start.cell(Square::new(r, c)) {
-                    Some(Color::Black) => '*',
-                    Some(Color::White) => 'O',
-                    None => '-',
-                });
-            }
-        }
-        let side = match self.start.to_move() {
-            Color::Black => '*',
-            Color::White => 'O',
-        };
         let score = self.black_score();
         let result = match self.ending {
             Ending::Played if score == 0 => "0".to_string(),
@@ -85,26 +70,61 @@ impl GameRecord {
                 format!("{score:+}:{}", if on_time { 't' } else { 'r' })
             }
         };
-        let mut text = format!(
-            "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{result}]TI[{}]TY[{n}]BO[{n} {board} {side}]",
-            escape(&self.black),
-            escape(&self.white),
-            escape(&self.time_control)
-        );
-        for (color, mv) in &self.moves {
-            let tag = match color {
-                Color::Black => 'B',
-                Color::White => 'W',
-            };
-            let mv = match mv {
-                Move::Place(sq) => sq.standard(),
-                Move::Pass => "PA".to_string(),
-            };
-            text.push_str(&format!("{tag}[{mv}]"));
-        }
-        text.push_str(";)");
-        text
+        ggf(
+            &self.black,
+            &self.white,
+            &result,
+            &self.time_control,
+            &self.start,
+            &self.moves,
+        )
     }
+}
+
+/// A game as one GGF line: the players' names, the result (`?` while it is
+/// under way), the `TI` clock, the start position and every ply.
+pub fn ggf(
+    black: &str,
+    white: &str,
+    result: &str,
+    time: &str,
+    start: &Position,
+    moves: &[(Color, Move)],
+) -> String {
+    let n = start.size();
+    let mut board = String::with_capacity(n * n);
+    for r in 0..n {
+        for c in 0..n {
+            board.push(match start.cell(Square::new(r, c)) {
+                Some(Color::Black) => '*',
+                Some(Color::White) => 'O',
+                None => '-',
+            });
+        }
+    }
+    let side = match start.to_move() {
+        Color::Black => '*',
+        Color::White => 'O',
+    };
+    let mut text = format!(
+        "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{result}]TI[{}]TY[{n}]BO[{n} {board} {side}]",
+        escape(black),
+        escape(white),
+        escape(time)
+    );
+    for (color, mv) in moves {
+        let tag = match color {
+            Color::Black => 'B',
+            Color::White => 'W',
+        };
+        let mv = match mv {
+            Move::Place(sq) => sq.standard(),
+            Move::Pass => "PA".to_string(),
+        };
+        text.push_str(&format!("{tag}[{mv}]"));
+    }
+    text.push_str(";)");
+    text
 }
 
 /// GGF property values may not hold an unescaped `]`.

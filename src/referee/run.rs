@@ -42,7 +42,7 @@ pub fn run_match(
     }
     let mut players = names
         .iter()
-        .map(|n| Contestant::new(n))
+        .map(|n| Contestant::new(n, config.nboard_depth))
         .collect::<Result<Vec<_>, _>>()?;
     for p in &players {
         p.check_size(config.size)?;

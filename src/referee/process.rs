@@ -1,0 +1,158 @@
+//! An engine in another process, whatever its protocol: started with
+//! `sh -c` in a process group of its own, which is killed as a whole at
+//! the end (an engine behind a wrapper script, or one that started
+//! children, leaves nothing running); its stdout read on a thread of its
+//! own into messages; the last lines it wrote to stderr kept (a few, each
+//! cut short) to say why it died.
+
+use super::client::ClientError;
+use crate::rules::printable;
+use crossbeam_channel::{Receiver, bounded};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{self, Child, ChildStdin, ChildStdout, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// How many of the engine's last stderr lines are kept.
+const STDERR_LINES: usize = 5;
+/// How much of each stderr line is kept, in characters.
+const STDERR_LINE_CHARS: usize = 200;
+
+/// A running engine process.
+pub(super) struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stderr: StderrTail,
+}
+
+impl EngineProcess {
+    /// Starts `command_line`; a thread named `reader` calls `read` on its
+    /// stdout and sends what it returns, until `read` says the output ended
+    /// (its second value) or nobody listens.
+    pub(super) fn spawn<T: Send + 'static>(
+        command_line: &str,
+        reader: &str,
+        mut read: impl FnMut(&mut BufReader<ChildStdout>) -> (T, bool) + Send + 'static,
+    ) -> Result<(EngineProcess, Receiver<T>), ClientError> {
+        let mut command = process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("exec {command_line}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
+            .spawn()
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = StderrTail::spawn(child.stderr.take().expect("piped stderr"))
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        // Replies are waited for one at a time; a small buffer is plenty.
+        let (tx, messages) = bounded(4);
+        thread::Builder::new()
+            .name(reader.into())
+            .spawn(move || {
+                let mut out = BufReader::new(stdout);
+                loop {
+                    let (message, end) = read(&mut out);
+                    if tx.send(message).is_err() || end {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        let process = EngineProcess {
+            stdin: child.stdin.take(),
+            child,
+            stderr,
+        };
+        Ok((process, messages))
+    }
+
+    /// Writes `line` and a newline, flushed.
+    pub(super) fn write_line(&mut self, line: &str) -> Result<(), ClientError> {
+        let stdin = self.stdin.as_mut().ok_or(ClientError::Died)?;
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|_| stdin.flush())
+            .map_err(|_| ClientError::Died)
+    }
+
+    /// The engine's last lines on stderr (see [`StderrTail::text`]).
+    pub(super) fn last_stderr(&self, wait: Duration) -> String {
+        self.stderr.text(wait)
+    }
+
+    /// Ends the engine's whole process group, then reaps the engine.
+    pub(super) fn kill(&mut self) {
+        self.stdin.take();
+        #[cfg(unix)]
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) only sends a signal; the group is the one
+            // the engine was started in (its id is the engine's pid), and
+            // it still exists, since the engine is not reaped yet.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The last lines an engine wrote to stderr, read on a thread of their
+/// own; the channel closes when the engine's stderr does.
+struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    closed: Receiver<()>,
+}
+
+impl StderrTail {
+    fn spawn(stderr: std::process::ChildStderr) -> std::io::Result<StderrTail> {
+        let lines = Arc::new(Mutex::new(VecDeque::new()));
+        let (done, closed) = bounded::<()>(0);
+        let kept = lines.clone();
+        thread::Builder::new()
+            .name("gtp-stderr".into())
+            .spawn(move || {
+                let _done = done;
+                let mut reader = BufReader::new(stderr);
+                let mut line = Vec::new();
+                // Lines are read whole but kept cut short, so an engine
+                // that floods stderr costs time, not memory.
+                while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                    let text = String::from_utf8_lossy(&line);
+                    let text: String = printable(text.trim_end_matches(['\n', '\r']))
+                        .chars()
+                        .take(STDERR_LINE_CHARS)
+                        .collect();
+                    line.clear();
+                    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                    if kept.len() == STDERR_LINES {
+                        kept.pop_front();
+                    }
+                    kept.push_back(text);
+                }
+            })?;
+        Ok(StderrTail { lines, closed })
+    }
+
+    /// The kept lines, oldest first, joined by ` | `; waits up to `wait`
+    /// for the engine's stderr to close (a dead engine's last words may
+    /// still be in the pipe).
+    fn text(&self, wait: Duration) -> String {
+        let _ = self.closed.recv_timeout(wait);
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.iter().cloned().collect::<Vec<_>>().join(" | ")
+    }
+}
