@@ -184,15 +184,18 @@ impl Clock {
     /// (hard, soft) limits for `color`'s next move on an `n`x`n` board
     /// with `empties` empty squares left.
     ///
-    /// A fixed time per move, or a byo-yomi period's share, is a hard
-    /// limit, so the search starts no iteration after half of it. In main
-    /// time a move's share is a target: iterations start until 70% of it
-    /// is gone and may run to twice it, so that the clock is spent rather
-    /// than half saved.
+    /// Time that cannot be saved for later (a fixed time per move, a
+    /// byo-yomi period of one move) is spent: the soft limit is the hard
+    /// one, and iterations start until it. A byo-yomi period's share of
+    /// several moves is a hard limit whose unspent time goes to the
+    /// period's next moves, so no iteration starts after half of it. In
+    /// main time a move's share is a target: iterations start until 70%
+    /// of it is gone and may run to twice it, so that the clock is spent
+    /// rather than half saved.
     pub fn budget(&self, color: Color, n: usize, empties: u32) -> (Duration, Duration) {
         // The hard limit, and in main time the soft one.
         let (limit, target) = match &self.clocks {
-            None => (self.per_move, None),
+            None => (self.per_move, Some(self.per_move)),
             Some(c) => {
                 let side = match color {
                     Color::Black => c.black,
@@ -204,7 +207,10 @@ impl Clock {
                     side.left
                 }
                 .max(0.0);
-                if side.stones > 0 {
+                if side.stones == 1 {
+                    let all = bounded_secs(left);
+                    (all, Some(all))
+                } else if side.stones > 0 {
                     (bounded_secs(left / side.stones as f64), None)
                 } else {
                     // Our moves still to come that need time, roughly half
@@ -260,7 +266,7 @@ mod tests {
     #[test]
     fn per_move_time_keeps_a_safety_margin() {
         let c = Clock::per_move(ms(1000));
-        assert_eq!(c.budget(Color::Black, 8, 60), (ms(950), ms(950) / 2));
+        assert_eq!(c.budget(Color::Black, 8, 60), (ms(950), ms(950)));
         let short = Clock::per_move(ms(100));
         assert_eq!(short.budget(Color::Black, 8, 60).0, ms(95));
         let tiny = Clock::per_move(ms(1));

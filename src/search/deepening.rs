@@ -205,7 +205,12 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             if last.exact || depth >= plan.max_depth || !self.limits.may_start_iteration() {
                 break;
             }
-            if !plan.next_fits(iteration_start.elapsed(), self.limits.hard) {
+            // Time that can be saved for later moves (a soft limit short
+            // of the hard one) is not spent on an iteration that cannot
+            // finish; time that cannot is: a move of the unfinished
+            // iteration that beats the last best is still taken.
+            let can_save = self.limits.soft < self.limits.hard;
+            if !plan.next_fits(iteration_start.elapsed(), self.limits.hard) && can_save {
                 break;
             }
             // Near the end the solver takes over once it can be expected

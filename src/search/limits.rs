@@ -111,7 +111,9 @@ pub fn safety(limit: Duration) -> Duration {
 /// always returns a legal move.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Start no new iteration after this instant.
+    /// Start no new iteration after this instant. At the hard limit, the
+    /// time cannot be saved for later, so iterations start until then
+    /// even when they cannot be expected to finish.
     pub soft: Option<Instant>,
     /// Stop searching at this instant.
     pub hard: Option<Instant>,
@@ -128,11 +130,10 @@ impl Limits {
     }
 
     /// A per-move time limit from now: the limit less a [`safety`] margin
-    /// as the hard limit, half of that as the soft one (an iteration rarely
-    /// takes less time than all the ones before it).
+    /// as both limits (the time cannot be saved for later: it is spent).
     pub fn movetime(limit: Duration) -> Limits {
         let hard = limit.saturating_sub(safety(limit));
-        Limits::default().with_budget(hard, hard / 2)
+        Limits::default().with_budget(hard, hard)
     }
 
     /// These limits with a hard limit `hard` and a soft one `soft` from now.
