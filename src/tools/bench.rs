@@ -5,7 +5,7 @@
 
 use crate::players::Strong;
 use crate::rules::obf::Problem;
-use crate::rules::{Move, Position};
+use crate::rules::{Game, Move, Position, parse_move, split_move_list};
 use crate::search::Limits;
 use std::time::{Duration, Instant};
 
@@ -31,6 +31,18 @@ pub fn positions() -> Vec<BenchPosition> {
             });
         }
     }
+    // Time to depth on 8x8 in the middle game: WTHOR games (lines 1,000,
+    // 20,000, 50,000, 80,000, 110,000 and 130,000 of the shared file)
+    // after 20 and 30 plies, searched to depth 14.
+    for (i, game) in MIDGAME_GAMES.iter().enumerate() {
+        for plies in [20, 30] {
+            out.push(BenchPosition {
+                label: format!("wthor{}+{plies}", i + 1),
+                position: after(game, plies),
+                depth: 14,
+            });
+        }
+    }
     for (n, plies, depth) in [
         (8, 12, 13),
         (10, 16, 9),
@@ -49,6 +61,27 @@ pub fn positions() -> Vec<BenchPosition> {
         });
     }
     out
+}
+
+/// The first 32 moves of the WTHOR games of the middle-game positions.
+const MIDGAME_GAMES: [&str; 6] = [
+    "f5d6c5f4e3c6d3f6e6d7c7f3e8c8d8f8g5g4h4h3h2e2d2g3e1b8e7f7g6c1h5f2",
+    "f5d6c3d3c4f4c5b4b5c6f3f6e3e2d2d1e6c2d7c7b6g6g5f7e7f8e8d8a3h4h5h6",
+    "f5d6c4d3c3f4c5b3c2e3d2b6b4a4c6e6b5a5d7f7f6e2g3c7c8e7f1e8d8f8a3a2",
+    "f5d6c4d3e6f4e3f3c6b4b3b5g4g5c3c2e2d2f2c5a6a5a3a4g3f6h6f7e7b6g6c7",
+    "f5f6e6f4g5e7f7c5f3g3h3f2e1h6h4g6g4f8d8g7e2h5c4d3d6e3b5f1g2d1c2c3",
+    "f5d6c4f4f6g5g6e3d3f3h5c5e6e7f7c6c3b4e8e2b5c2d2g4h4g3h3f2d1f1a4b6",
+];
+
+/// The 8x8 position after the first `plies` moves of `game` (passes
+/// implied).
+fn after(game: &str, plies: usize) -> Position {
+    let mut g = Game::new(8).expect("8x8 is supported");
+    for mv in split_move_list(game).iter().take(plies) {
+        let mv = parse_move(mv, 8).expect("a move of the list");
+        g.play_next(mv).expect("a legal move of a recorded game");
+    }
+    *g.position()
 }
 
 /// The position after `plies` moves chosen by a fixed rule (the legal move
