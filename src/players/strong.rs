@@ -183,8 +183,12 @@ impl Player for Strong {
             b => Heuristic::new(n).evaluate(&b, b.moves()))))
     }
 
+    /// Prepares for a new game: the table is cleared (and mapped, the
+    /// first time) and the evaluation loaded, before the first move's
+    /// clock runs.
     fn new_game(&mut self) {
         self.tt.clear();
+        PatternEval::builtin();
     }
 
     fn set_hash_mb(&mut self, megabytes: usize) {

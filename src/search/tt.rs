@@ -137,6 +137,8 @@ pub struct TranspositionTable {
     /// Whether anything was stored since the table was made or cleared
     /// (clearing an unused table would touch all of its pages).
     dirty: bool,
+    /// Whether every page of the table has been written once.
+    committed: bool,
 }
 
 /// The size of a huge page (x86-64 Linux).
@@ -190,6 +192,7 @@ impl TranspositionTable {
             buckets_mask: buckets - 1,
             generation: 0,
             dirty: false,
+            committed: false,
         }
     }
 
@@ -209,11 +212,15 @@ impl TranspositionTable {
         std::mem::size_of_val(self.slots())
     }
 
-    /// Forgets everything (a new game or a new board size).
+    /// Forgets everything (a new game or a new board size). The first
+    /// clear also maps the whole table (see [`TranspositionTable::commit`]):
+    /// a new game prepares the table before its first move, whose search
+    /// would otherwise take the page faults (at times a hundred
+    /// milliseconds or more for 64 MB here, with no look at the clock in
+    /// between: once a first move answered late).
     pub fn clear(&mut self) {
-        if self.dirty {
-            self.slots_mut().fill(Entry::default());
-            self.dirty = false;
+        if self.dirty || !self.committed {
+            self.commit();
         }
         self.generation = 0;
     }
@@ -224,6 +231,7 @@ impl TranspositionTable {
     pub fn commit(&mut self) {
         self.slots_mut().fill(Entry::default());
         self.dirty = false;
+        self.committed = true;
     }
 
     /// Marks the start of a new search: older entries are replaced first.
