@@ -8,11 +8,12 @@ use reversi::players;
 use reversi::referee::arena::{MatchConfig, Openings};
 use reversi::referee::contestant::TimeControl;
 use reversi::referee::latency::{self, LatencyConfig};
-use reversi::referee::run::run_match;
+use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::rules::printable;
 use reversi::search::MAX_TIME;
+use reversi::shard::Shard;
 use reversi::tools::perft::PerftBoard;
-use reversi::tools::{bench, file_move, perft, probcut, solve, state, train};
+use reversi::tools::{bench, file_move, perft, probcut, selfplay, solve, state, train};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -150,11 +151,26 @@ enum Command {
         /// Write every game to this file as a move list, one a line.
         #[arg(long)]
         move_lists: Option<String>,
+        /// Play only this part of the games: K/N plays game numbers K-1
+        /// modulo N of each pairing (K from 1); `match-merge` puts the
+        /// parts' `--results` together.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Write every game's result to this file, for `match-merge`.
+        #[arg(long)]
+        results: Option<String>,
         /// The midgame depth (1 to 60) given to `nboard:` engines with
         /// `set depth`, as the NBoard GUI's level; 60 leaves them to their
         /// clock.
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=60))]
         nboard_depth: u32,
+    },
+    /// Puts the `--results` files of a match's shards together and prints
+    /// the whole match's tables.
+    MatchMerge {
+        /// The shards' results files, in any order.
+        #[arg(required = true)]
+        results: Vec<String>,
     },
     /// Fits the pattern evaluation on game records read from stdin (lines
     /// `YEAR MOVES RESULT`, e.g. `xz -dc games.txt.xz | reversi train`).
@@ -189,6 +205,56 @@ enum Command {
         /// the first run); stdin is then not read.
         #[arg(long)]
         cache: Option<String>,
+        /// Also train on the labelled positions of these self-play files
+        /// (`reversi selfplay`); the held-out games stay the input's.
+        #[arg(long)]
+        selfplay: Vec<String>,
+    },
+    /// Plays the engine against itself from varied openings and writes
+    /// every position with the label of a deeper search (exact near the
+    /// end), for training; resumable, deterministic for a seed, and split
+    /// into shards that any batch scheduler can run (see README).
+    Selfplay {
+        /// The output file (appended to: a stopped run goes on).
+        #[arg(long)]
+        out: String,
+        /// Games in all shards together.
+        #[arg(long, default_value_t = 1000, value_parser = count())]
+        games: u64,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This run's part: K/N plays the games whose number is K-1 modulo
+        /// N (K from 1).
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// random:<plies>, or wthor:<file>:<plies> (the first plies of the
+        /// games of a WTHOR move-list file, in turn).
+        #[arg(long, default_value = "random:8")]
+        openings: String,
+        /// Depth of the search that plays each move (1 to 30).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+        move_depth: u32,
+        /// Depth of the search that labels each position (1 to 30).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=30))]
+        label_depth: u32,
+        /// Positions with at most this many empties get the exact score
+        /// (0 to 24).
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=24))]
+        exact_empties: u32,
+        /// Threads (1 to 256).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+    },
+    /// Merges self-play shard files into one, every game once, in game
+    /// order (the same file whichever order the shards are given in).
+    SelfplayMerge {
+        /// The merged file.
+        #[arg(long)]
+        out: String,
+        /// The shard files.
+        #[arg(required = true)]
+        inputs: Vec<String>,
     },
     /// Measures how well a shallow search predicts a deep one with the 8x8
     /// pattern evaluation (ProbCut's margins), on positions from game
@@ -376,6 +442,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             rate,
             smooth,
             cache,
+            selfplay,
         } => {
             let cfg = train::TrainConfig {
                 solve_empties,
@@ -386,14 +453,40 @@ fn run(command: Command) -> anyhow::Result<()> {
                 rate,
                 smooth,
             };
-            train::run(
-                &weights,
-                &cfg,
-                limit,
-                cache.as_deref(),
-                io::stdin().lock(),
-                out,
-            )?;
+            let mut extra = Vec::new();
+            for path in &selfplay {
+                extra.extend(selfplay::samples(&selfplay::read(path)?));
+            }
+            let input = io::stdin().lock();
+            train::run(&weights, &cfg, limit, cache.as_deref(), &extra, input, out)?;
+        }
+        Command::Selfplay {
+            out: path,
+            games,
+            seed,
+            shard,
+            openings,
+            move_depth,
+            label_depth,
+            exact_empties,
+            threads,
+        } => {
+            let cfg = selfplay::SelfplayConfig {
+                games,
+                seed,
+                shard: Shard::parse(&shard)?,
+                opening: selfplay_openings(&openings)?,
+                move_depth,
+                label_depth,
+                exact_empties,
+                threads: threads as usize,
+            };
+            let played = selfplay::run(&cfg, &path)?;
+            writeln!(out, "{played} games played into {path}")?;
+        }
+        Command::SelfplayMerge { out: path, inputs } => {
+            let games = selfplay::merge(&inputs, &path)?;
+            writeln!(out, "{games} games merged into {path}")?;
         }
         Command::Match {
             players,
@@ -407,6 +500,8 @@ fn run(command: Command) -> anyhow::Result<()> {
             seed,
             records,
             move_lists,
+            shard,
+            results,
             nboard_depth,
         } => {
             let config = MatchConfig {
@@ -422,13 +517,15 @@ fn run(command: Command) -> anyhow::Result<()> {
                 seed,
                 nboard_depth,
             };
-            run_match(
-                &players,
-                &config,
-                records.as_deref(),
-                move_lists.as_deref(),
-                out,
-            )?;
+            let files = MatchFiles {
+                records: records.as_deref(),
+                move_lists: move_lists.as_deref(),
+                results: results.as_deref(),
+            };
+            run_match(&players, &config, Shard::parse(&shard)?, files, out)?;
+        }
+        Command::MatchMerge { results } => {
+            merge_results(&results, out)?;
         }
         Command::FileMove {
             file,
@@ -455,6 +552,28 @@ fn run(command: Command) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Self-play openings from the command line: `random:<plies>` or
+/// `wthor:<file>:<plies>`.
+fn selfplay_openings(spec: &str) -> anyhow::Result<selfplay::Opening> {
+    if let Some(plies) = spec.strip_prefix("random:") {
+        return Ok(selfplay::Opening::Random(plies.parse()?));
+    }
+    if let Some(rest) = spec.strip_prefix("wthor:")
+        && let Some((path, plies)) = rest.rsplit_once(':')
+    {
+        let file = std::fs::File::open(path).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+        let games = reversi::tools::read_games(file, None)?;
+        return Ok(selfplay::Opening::Prefixes {
+            games,
+            plies: plies.parse()?,
+        });
+    }
+    anyhow::bail!(
+        "unknown openings '{}' (random:<plies> or wthor:<file>:<plies>)",
+        printable(spec)
+    )
 }
 
 /// The help text of `reversi` or of its subcommand `name`.

@@ -315,3 +315,76 @@ fn nboard_engines_that_lie_crash_or_hang_lose() {
     let (table, _, _) = referee_with_records(&nboard(&hanger), 1);
     assert!(row(&table, "nboard:").ends_with("1 no reply"), "{table}");
 }
+
+/// The deterministic columns of a table's rows (name to discs), the times
+/// left out.
+fn outcome_columns(table: &str) -> Vec<String> {
+    table
+        .lines()
+        .filter(|l| l.starts_with("first") || l.starts_with("greedy") || l.starts_with("smarter"))
+        .map(|l| l.split_whitespace().take(6).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn match_shards_merge_into_the_whole_match() {
+    let dir = std::env::temp_dir().join(format!("reversi-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["match", "first", "greedy", "smarter", "--games", "6"])
+            .args(["--size", "6", "--seed", "5"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let whole = run(&[]);
+    let mut files = Vec::new();
+    for k in [3, 1, 2] {
+        let path = dir.join(format!("r{k}.txt"));
+        let part = run(&[
+            "--shard",
+            &format!("{k}/3"),
+            "--results",
+            path.to_str().unwrap(),
+        ]);
+        assert!(part.contains(&format!(", shard {k}/3")), "{part}");
+        files.push(path);
+    }
+    let merged = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("match-merge")
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(merged.status.success());
+    let merged = String::from_utf8(merged.stdout).unwrap();
+    assert_eq!(
+        outcome_columns(&merged),
+        outcome_columns(&whole),
+        "{merged}\n{whole}"
+    );
+    assert_eq!(merged.lines().next(), whole.lines().next());
+    // Results of another match do not merge in.
+    let other = dir.join("other.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", "first", "greedy", "--games", "2", "--results"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mixed = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("match-merge")
+        .arg(&files[0])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("different matches"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

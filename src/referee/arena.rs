@@ -6,6 +6,7 @@
 use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
 use super::records::{Ending, GameRecord};
 use crate::rules::{Color, Game, Move, parse_move, printable, split_move_list};
+use crate::shard::Shard;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -336,7 +337,7 @@ impl Tally {
         discs: i32,
         time: (Duration, usize),
         max: Duration,
-        forfeit: Option<&Forfeit>,
+        forfeit: Option<&str>,
     ) {
         let k = match result {
             1 => 0,
@@ -349,9 +350,9 @@ impl Tally {
         self.moves += time.1;
         self.max_time = self.max_time.max(max);
         if let Some(f) = forfeit {
-            match self.forfeits.iter_mut().find(|(kind, _)| kind == f.kind()) {
+            match self.forfeits.iter_mut().find(|(kind, _)| kind == f) {
                 Some((_, c)) => *c += 1,
-                None => self.forfeits.push((f.kind().to_string(), 1)),
+                None => self.forfeits.push((f.to_string(), 1)),
             }
         }
     }
@@ -376,47 +377,128 @@ impl Tally {
     }
 }
 
-/// Plays `config.games` games between `a` and `b` (a has Black in even
-/// games); `on_game` sees each outcome. Returns both tallies.
-pub fn play_pairing(
-    a: &mut Contestant,
-    b: &mut Contestant,
-    config: &MatchConfig,
-    mut on_game: impl FnMut(&Outcome),
-) -> [Tally; 2] {
-    let mut tallies = [Tally::default(), Tally::default()];
-    for g in 0..config.games {
-        let a_black = g % 2 == 0;
-        let outcome = if a_black {
-            play_game([&mut *a, &mut *b], config, g / 2)
-        } else {
-            play_game([&mut *b, &mut *a], config, g / 2)
+/// One game's result as the tables count it: what a shard of a match
+/// writes and a merge reads back ([`GameResult::line`], [`GameResult::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The pairing's number in the round robin's order (0 for a match).
+    pub pairing: usize,
+    /// The game's number in the pairing: its first player has Black in
+    /// even games.
+    pub game: usize,
+    /// Black's score in discs (the whole board to the winner of a
+    /// forfeit).
+    pub black_discs: i32,
+    /// Who forfeited, and the forfeit's kind.
+    pub forfeit: Option<(Color, String)>,
+    /// Total thinking time of each side (Black, White) and its moves.
+    pub time: [(Duration, usize); 2],
+    pub max_time: [Duration; 2],
+}
+
+impl GameResult {
+    fn from_outcome(pairing: usize, game: usize, o: &Outcome) -> GameResult {
+        GameResult {
+            pairing,
+            game,
+            black_discs: o.black_discs,
+            forfeit: o.forfeit.as_ref().map(|(c, f)| (*c, f.kind().to_string())),
+            time: o.time,
+            max_time: o.max_time,
+        }
+    }
+
+    /// +1 if Black won, -1 if White won, 0 for a draw.
+    fn winner(&self) -> i32 {
+        match &self.forfeit {
+            Some((Color::Black, _)) => -1,
+            Some((Color::White, _)) => 1,
+            None => self.black_discs.signum(),
+        }
+    }
+
+    /// One line: `result <pairing> <game> <black discs> <forfeit colour or
+    /// -> <forfeit kind or -> <black µs> <black moves> <black max µs>
+    /// <white µs> <white moves> <white max µs>` (a kind's spaces as `_`).
+    pub fn line(&self) -> String {
+        let (who, kind) = match &self.forfeit {
+            Some((c, k)) => (c.name().to_string(), k.replace(' ', "_")),
+            None => ("-".into(), "-".into()),
         };
-        let winner = outcome.winner();
+        let side = |i: usize| {
+            format!(
+                "{} {} {}",
+                self.time[i].0.as_micros(),
+                self.time[i].1,
+                self.max_time[i].as_micros()
+            )
+        };
+        format!(
+            "result {} {} {} {who} {kind} {} {}",
+            self.pairing,
+            self.game,
+            self.black_discs,
+            side(0),
+            side(1)
+        )
+    }
+
+    /// Reads a [`GameResult::line`].
+    pub fn parse(line: &str) -> Option<GameResult> {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.len() != 12 || w[0] != "result" {
+            return None;
+        }
+        let us = |s: &str| s.parse::<u64>().ok().map(Duration::from_micros);
+        let forfeit = match (w[4], w[5]) {
+            ("-", "-") => None,
+            (c, k) => Some((Color::parse(c)?, k.replace('_', " "))),
+        };
+        Some(GameResult {
+            pairing: w[1].parse().ok()?,
+            game: w[2].parse().ok()?,
+            black_discs: w[3].parse().ok()?,
+            forfeit,
+            time: [
+                (us(w[6])?, w[7].parse().ok()?),
+                (us(w[9])?, w[10].parse().ok()?),
+            ],
+            max_time: [us(w[8])?, us(w[11])?],
+        })
+    }
+}
+
+/// The two players' tallies of a pairing from its games' results (the
+/// first player has Black in even games).
+pub fn tally_pairing<'a>(results: impl IntoIterator<Item = &'a GameResult>) -> [Tally; 2] {
+    let mut tallies = [Tally::default(), Tally::default()];
+    for r in results {
+        let a_black = r.game % 2 == 0;
+        let winner = r.winner();
         for (who, color) in [
             (0usize, if a_black { Color::Black } else { Color::White }),
             (1, if a_black { Color::White } else { Color::Black }),
         ] {
             let sign = if color == Color::Black { 1 } else { -1 };
-            let forfeit = outcome
+            let forfeit = r
                 .forfeit
                 .as_ref()
                 .filter(|(c, _)| *c == color)
-                .map(|(_, f)| f);
+                .map(|(_, k)| k.as_str());
             tallies[who].add(
                 color,
                 winner * sign,
-                outcome.black_discs * sign,
-                outcome.time[index(color)],
-                outcome.max_time[index(color)],
+                r.black_discs * sign,
+                r.time[index(color)],
+                r.max_time[index(color)],
                 forfeit,
             );
         }
         // Lab 8 Part 3 points: a win 2, a loss 0, a tie split by time.
         let (ta, tb) = if a_black {
-            (outcome.time[0].0, outcome.time[1].0)
+            (r.time[0].0, r.time[1].0)
         } else {
-            (outcome.time[1].0, outcome.time[0].0)
+            (r.time[1].0, r.time[0].0)
         };
         let a_result = if a_black { winner } else { -winner };
         match a_result {
@@ -433,9 +515,33 @@ pub fn play_pairing(
                 tallies[1].points += share;
             }
         }
-        on_game(&outcome);
     }
     tallies
+}
+
+/// Plays the games of `shard` among the `config.games` games between `a`
+/// and `b` (a has Black in even games), pairing number `pairing`;
+/// `on_game` sees each outcome and its result. Returns the results.
+pub fn play_pairing(
+    a: &mut Contestant,
+    b: &mut Contestant,
+    config: &MatchConfig,
+    pairing: usize,
+    shard: Shard,
+    mut on_game: impl FnMut(&Outcome, &GameResult),
+) -> Vec<GameResult> {
+    let mut results = Vec::new();
+    for g in (0..config.games).filter(|&g| shard.has(g as u64)) {
+        let outcome = if g % 2 == 0 {
+            play_game([&mut *a, &mut *b], config, g / 2)
+        } else {
+            play_game([&mut *b, &mut *a], config, g / 2)
+        };
+        let result = GameResult::from_outcome(pairing, g, &outcome);
+        on_game(&outcome, &result);
+        results.push(result);
+    }
+    results
 }
 
 fn elo(score: f64) -> String {
@@ -503,30 +609,58 @@ pub fn match_table(names: [&str; 2], tallies: &[Tally; 2]) -> String {
     out
 }
 
-/// A round robin: every pair plays `config.games` games. Returns the table
-/// of every pairing and the leaderboard by Lab 8 Part 3 points.
+/// A round robin's pairings, in order: every pair (i, j) with i < j.
+pub fn pairings(players: usize) -> Vec<(usize, usize)> {
+    (0..players)
+        .flat_map(|i| (i + 1..players).map(move |j| (i, j)))
+        .collect()
+}
+
+/// A round robin: every pair plays the games of `shard` among
+/// `config.games`; `on_game` sees each outcome and its result. Returns
+/// every result, pairing by pairing.
 pub fn round_robin(
     players: &mut [Contestant],
     config: &MatchConfig,
-    mut on_game: impl FnMut(&Outcome),
-) -> (Vec<String>, String) {
-    let mut totals = vec![Tally::default(); players.len()];
-    let mut pairings = Vec::new();
-    for i in 0..players.len() {
-        for j in i + 1..players.len() {
-            let (left, right) = players.split_at_mut(j);
-            let (a, b) = (&mut left[i], &mut right[0]);
-            let tallies = play_pairing(a, b, config, &mut on_game);
-            pairings.push(match_table([a.name(), b.name()], &tallies));
-            totals[i].merge(&tallies[0]);
-            totals[j].merge(&tallies[1]);
-        }
+    shard: Shard,
+    mut on_game: impl FnMut(&Outcome, &GameResult),
+) -> Vec<GameResult> {
+    let mut results = Vec::new();
+    for (k, (i, j)) in pairings(players.len()).into_iter().enumerate() {
+        let (left, right) = players.split_at_mut(j);
+        let (a, b) = (&mut left[i], &mut right[0]);
+        results.extend(play_pairing(a, b, config, k, shard, &mut on_game));
     }
-    let mut order: Vec<usize> = (0..players.len()).collect();
+    results
+}
+
+/// The tables of `names`' games `results`: a match's table for two
+/// players; for more, each pairing's table and the leaderboard by Lab 8
+/// Part 3 points.
+pub fn tables(names: &[String], results: &[GameResult]) -> String {
+    let pairs = pairings(names.len());
+    let tallies: Vec<[Tally; 2]> = (0..pairs.len())
+        .map(|k| tally_pairing(results.iter().filter(|r| r.pairing == k)))
+        .collect();
+    if names.len() == 2 {
+        return match_table([&names[0], &names[1]], &tallies[0]);
+    }
+    let mut totals = vec![Tally::default(); names.len()];
+    let mut text = String::new();
+    for (&(i, j), t) in pairs.iter().zip(&tallies) {
+        text.push_str(&match_table([&names[i], &names[j]], t));
+        text.push('\n');
+        totals[i].merge(&t[0]);
+        totals[j].merge(&t[1]);
+    }
+    let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&x, &y| totals[y].points.total_cmp(&totals[x].points));
-    let mut board = String::new();
     let _ = writeln!(
-        board,
+        text,
+        "leaderboard (Lab 8 Part 3 points: win 2, loss 0, tie 0-1 by share of time used)"
+    );
+    let _ = writeln!(
+        text,
         "{:>4} {:<24} {:>8} {:>6} {:>11} {:>9} {:>9}  forfeits",
         "rank", "player", "points", "games", "W-D-L", "discs +/-", "mean ms"
     );
@@ -535,10 +669,10 @@ pub fn round_robin(
         let [w, d, l] = t.total();
         let forfeits: usize = t.forfeits.iter().map(|(_, n)| n).sum();
         let _ = writeln!(
-            board,
+            text,
             "{:>4} {:<24} {:>8.2} {:>6} {:>11} {:>+9.1} {:>9.1}  {}",
             rank + 1,
-            players[i].name(),
+            names[i],
             t.points,
             t.games(),
             format!("{w}-{d}-{l}"),
@@ -547,7 +681,7 @@ pub fn round_robin(
             forfeits
         );
     }
-    (pairings, board)
+    text
 }
 
 #[cfg(test)]

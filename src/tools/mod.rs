@@ -7,6 +7,7 @@ pub mod bench;
 pub mod file_move;
 pub mod perft;
 pub mod probcut;
+pub mod selfplay;
 pub mod solve;
 pub mod state;
 pub mod train;

@@ -248,14 +248,16 @@ pub fn read_games(text: &str) -> Vec<Vec<Move>> {
 
 /// A training run: the positions of the games on `input` (at most
 /// `limit`), solved from [`TrainConfig::solve_empties`] on (or read from
-/// `cache`, which a first run writes), fitted, reported on `out` with the
-/// held-out error per phase, and written to `weights_path`. Progress goes
-/// to stderr.
+/// `cache`, which a first run writes), and the `extra` games' positions
+/// (self-play, only ever trained on: the held-out games are the input's),
+/// fitted, reported on `out` with the held-out error per phase, and
+/// written to `weights_path`. Progress goes to stderr.
 pub fn run(
     weights_path: &str,
     cfg: &TrainConfig,
     limit: Option<usize>,
     cache: Option<&str>,
+    extra: &[Vec<Sample>],
     input: impl Read,
     out: &mut dyn Write,
 ) -> Result<(), TrainError> {
@@ -286,7 +288,8 @@ pub fn run(
     let games = &per_game;
     let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
     let flat = |g: &[Vec<Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
-    let (training, test) = (flat(&games[..split]), flat(&games[split..]));
+    let (mut training, test) = (flat(&games[..split]), flat(&games[split..]));
+    training.extend(flat(extra));
     if training.is_empty() {
         return Err(TrainError::NoPositions {
             games: games.len(),
