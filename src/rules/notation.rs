@@ -224,9 +224,13 @@ pub fn split_move_list(text: &str) -> Vec<String> {
     for word in text.split_whitespace() {
         let mut rest = word;
         while !rest.is_empty() {
-            let pass = if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+            let starts = |p: &str| {
+                rest.get(..p.len())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(p))
+            };
+            let pass = if starts("pass") {
                 4
-            } else if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("pa") {
+            } else if starts("pa") {
                 2
             } else {
                 0
@@ -236,8 +240,18 @@ pub fn split_move_list(text: &str) -> Vec<String> {
                 rest = &rest[pass..];
                 continue;
             }
-            let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
-            let len = (1 + digits.max(1)).min(rest.len());
+            // A letter and its digits, or two letters; any character may
+            // be more than one byte (it is then no move, which the caller
+            // says).
+            let char_len = |s: &str| s.chars().next().map_or(0, char::len_utf8);
+            let first = char_len(rest);
+            let digits = rest[first..].bytes().take_while(u8::is_ascii_digit).count();
+            let len = first
+                + if digits > 0 {
+                    digits
+                } else {
+                    char_len(&rest[first..])
+                };
             moves.push(rest[..len].to_string());
             rest = &rest[len..];
         }
@@ -311,5 +325,8 @@ mod tests {
             ["a10", "b2", "pass", "z26"]
         );
         assert_eq!(split_move_list("f5PAd6"), ["f5", "pass", "d6"]);
+        // Characters of several bytes anywhere are split, not a panic.
+        assert_eq!(split_move_list("é5pé"), ["é5", "pé"]);
+        assert_eq!(split_move_list("f5€"), ["f5", "€"]);
     }
 }
