@@ -2,7 +2,7 @@
 //! with no subcommand, the engine daemon.
 
 use clap::{Parser, Subcommand};
-use reversi::engine::{DEFAULT_HASH_MB, Engine};
+use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab::{self, Wording};
 use reversi::players;
 use reversi::referee::arena::{MatchConfig, Openings};
@@ -34,10 +34,47 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// What a GUI that only starts a command line can choose.
+#[derive(clap::Args, Clone, Debug)]
+struct DaemonArgs {
+    /// The player: strong, greedy, first, random[:<seed>], norvig:<depth>,
+    /// weights:<seconds>, smarter, smartest (GTP: `set player`).
+    #[arg(long, default_value = engine::DEFAULT_PLAYER)]
+    player: String,
+    /// Time per move in milliseconds, until a clock is set (GTP:
+    /// `time_settings`; NBoard: the game's clock). Default 1000.
+    #[arg(long, value_parser = millis(1))]
+    movetime: Option<u64>,
+    /// Search depth limit in plies, 1 to 1000 (NBoard: until `set depth`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    depth: Option<u32>,
+    /// Hash table size in MB, 1 to 4096.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
+    hash: u64,
+}
+
+impl DaemonArgs {
+    fn options(&self) -> engine::Options {
+        engine::Options {
+            player: self.player.clone(),
+            hash_mb: self.hash as usize,
+            move_time: self.movetime.map(Duration::from_millis),
+            depth: self.depth,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// The engine daemon (the default): GTP commands on stdin, replies on stdout.
-    Gtp,
+    /// The engine daemon (the default): GTP commands on stdin, replies on
+    /// stdout. In Quarry: Settings > Players > New, command `reversi gtp`
+    /// with any options below.
+    Gtp(#[command(flatten)] DaemonArgs),
+    /// The engine for the NBoard GUI (and NTest-style referees): the NBoard
+    /// protocol version 2 on stdin/stdout. In NBoard: Engine > Select
+    /// Opponent > Add engine, command `reversi nboard` (the working
+    /// directory must hold `reversi`, or give its full path).
+    Nboard(#[command(flatten)] DaemonArgs),
     /// The Lab 7 program: board set-up, available moves, one checked move.
     Lab7,
     /// The Lab 8 Part 1 game: you against a computer player.
@@ -349,7 +386,13 @@ fn non_negative(s: &str) -> Result<f32, String> {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    match run(cli.command.unwrap_or(Command::Gtp)) {
+    let daemon = DaemonArgs {
+        player: engine::DEFAULT_PLAYER.into(),
+        movetime: None,
+        depth: None,
+        hash: DEFAULT_HASH_MB as u64,
+    };
+    match run(cli.command.unwrap_or(Command::Gtp(daemon))) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed output (`reversi ... | head`) ends the run quietly.
         Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
@@ -375,7 +418,14 @@ fn run(command: Command) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let out = &mut stdout.lock();
     match command {
-        Command::Gtp => reversi::protocol::run(io::BufReader::new(io::stdin()), &mut *out)?,
+        Command::Gtp(args) => {
+            reversi::protocol::run(io::BufReader::new(io::stdin()), &mut *out, &args.options())?
+        }
+        Command::Nboard(args) => reversi::protocol::nboard::run(
+            io::BufReader::new(io::stdin()),
+            &mut *out,
+            &args.options(),
+        )?,
         Command::Help { command } => {
             let help = help_text(command.as_deref())?;
             write!(out, "{help}")?;

@@ -187,3 +187,28 @@ fn a_closed_output_pipe_ends_a_tool_quietly() {
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn daemons_take_their_settings_from_the_command_line() {
+    // The player, depth and time chosen on the command line are in force
+    // from the first command: norvig:3 evaluates with COMP24011's integer
+    // score, strong with discs.
+    let out = reversi(&["gtp", "--player", "norvig:3"], "evaluate\nquit\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "= 0\n\n=\n\n");
+    let out = reversi(&["gtp", "--depth", "1", "--hash", "8"], "analyze 1\nquit\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with(" depth 1\n\n=\n\n"), "{text}");
+    // greedy gives no score: the NBoard answer's eval field is blank.
+    let out = reversi(
+        &["nboard", "--player", "greedy"],
+        "nboard 2\nping 1\ngo\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("set myname reversi\npong 1\n"), "{text}");
+    assert!(text.contains("\n=== ") && text.contains("//"), "{text}");
+    // Bad settings are refused before anything is read.
+    refused(&["gtp", "--player", "nobody"], "", "unknown player");
+    refused(&["nboard", "--depth", "0"], "", "--depth");
+    refused(&["gtp", "--hash", "0"], "", "--hash");
+    refused(&["gtp", "--movetime", "0"], "", "--movetime");
+}

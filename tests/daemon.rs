@@ -137,7 +137,12 @@ fn run_script(input: &[u8]) -> (Vec<u8>, ExitStatus) {
 /// of input, as for the binary) and returns everything it wrote.
 fn run_in_process(input: &[u8]) -> String {
     let mut out = Vec::new();
-    reversi::protocol::run(std::io::Cursor::new(input.to_vec()), &mut out).expect("no i/o error");
+    reversi::protocol::run(
+        std::io::Cursor::new(input.to_vec()),
+        &mut out,
+        &reversi::engine::Options::default(),
+    )
+    .expect("no i/o error");
     String::from_utf8(out).expect("replies are UTF-8")
 }
 
@@ -181,6 +186,11 @@ fn session_setup_forms() {
 #[test]
 fn session_options_time_and_notation() {
     session("options");
+}
+
+#[test]
+fn session_game_records_in_and_out() {
+    session("records");
 }
 
 /// Commands that must be refused without changing anything.

@@ -140,6 +140,26 @@ impl Clock {
         });
     }
 
+    /// A game clock as GGF records and the NBoard GUI keep it: the side
+    /// about to move has exactly `left` seconds, and gets `increment` more
+    /// after each move (counted as a one-move byo-yomi share on top of
+    /// main time).
+    pub fn set_game_clock(&mut self, left: f64, increment: f64) {
+        let side = SideClock {
+            left: left.clamp(0.0, crate::search::MAX_TIME.as_secs_f64()),
+            stones: 0,
+            rounded: false,
+        };
+        self.chosen = true;
+        self.clocks = Some(Clocks {
+            main: side.left,
+            byoyomi: increment.clamp(0.0, crate::search::MAX_TIME.as_secs_f64()),
+            stones: u64::from(increment > 0.0),
+            black: side,
+            white: side,
+        });
+    }
+
     /// `time_left`: what a GUI says is left on `color`'s clock. A full,
     /// fresh period (all of the main time, or a whole byo-yomi period) is
     /// exact, and so is a figure with a fraction (a referee counting

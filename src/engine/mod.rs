@@ -13,10 +13,10 @@
 
 mod clock;
 
-pub use crate::players::{DEFAULT_HASH_MB, MAX_HASH_MB};
+pub use crate::players::{Analysis, DEFAULT_HASH_MB, Decision, MAX_HASH_MB, MoveScore};
 pub use clock::Clock;
 
-use crate::players::{self, Evaluation, Greedy, MoveScore, Player, UnknownPlayer};
+use crate::players::{self, Evaluation, Greedy, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
@@ -45,8 +45,10 @@ enum Job {
 
 /// What the player found for a task.
 enum Reply {
-    Move(Move),
-    Analysis(Option<Vec<MoveScore>>),
+    Move(Decision),
+    /// A deeper analysis while the search goes on.
+    Progress(Analysis),
+    Analysis(Option<Analysis>),
     Evaluation(Option<Evaluation>),
 }
 
@@ -85,16 +87,23 @@ impl Worker {
                 for job in job_rx {
                     match job {
                         Job::Choose(task) => {
-                            let reply = Reply::Move(player.choose(&task.position, &task.limits));
+                            let reply = Reply::Move(player.decide(&task.position, &task.limits));
                             let ticket = task.ticket;
                             if answer_tx.send(Answer { ticket, reply }).is_err() {
                                 break;
                             }
                         }
                         Job::Analyse(task) => {
-                            let reply =
-                                Reply::Analysis(player.analyse(&task.position, &task.limits));
                             let ticket = task.ticket;
+                            let mut progress = |a: &Analysis| {
+                                let reply = Reply::Progress(a.clone());
+                                let _ = answer_tx.send(Answer { ticket, reply });
+                            };
+                            let reply = Reply::Analysis(player.analyse(
+                                &task.position,
+                                &task.limits,
+                                &mut progress,
+                            ));
                             if answer_tx.send(Answer { ticket, reply }).is_err() {
                                 break;
                             }
@@ -123,6 +132,50 @@ impl Worker {
     /// told to stop), rather than waiting for it.
     fn abandon(&mut self) {
         self.thread.take();
+    }
+}
+
+/// The player of a daemon until the user picks another.
+pub const DEFAULT_PLAYER: &str = "strong";
+/// A daemon's time per move until the user sets one or a clock.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
+
+/// How a front end sets up its engine: what a GUI that only runs a
+/// command line can choose (`reversi gtp --player ... --movetime ...`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub player: String,
+    pub hash_mb: usize,
+    /// A chosen time per move; `None` leaves the default, which does not
+    /// cut a player whose own depth defines its answer.
+    pub move_time: Option<Duration>,
+    /// A depth limit for every search.
+    pub depth: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            player: DEFAULT_PLAYER.into(),
+            hash_mb: DEFAULT_HASH_MB,
+            move_time: None,
+            depth: None,
+        }
+    }
+}
+
+impl Options {
+    /// The time per move these options give.
+    pub fn clock(&self) -> Clock {
+        match self.move_time {
+            Some(t) => Clock::per_move(t),
+            None => Clock::by_default(DEFAULT_MOVE_TIME),
+        }
+    }
+
+    /// The engine these options describe.
+    pub fn engine(&self) -> Result<Engine, UnknownPlayer> {
+        Engine::new(&self.player, self.hash_mb)
     }
 }
 
@@ -232,34 +285,51 @@ impl Engine {
     }
 
     /// The player's legal move (or pass) for the side to move in
-    /// `position` within `limits`. At the hard deadline the job's stop
-    /// token is raised; if no answer comes within [`GRACE`] after that (or
-    /// the player died, or answered an illegal move), the player is
-    /// restarted and the greedy move is the answer.
+    /// `position` within `limits` (see [`Engine::decide`]).
     pub fn choose(&mut self, position: &Position, limits: Limits) -> Move {
-        match self.ask(position, limits, Job::Choose) {
-            Some(Reply::Move(mv)) if position.play(mv).is_ok() => mv,
+        self.decide(position, limits).mv
+    }
+
+    /// The player's legal move (or pass) for the side to move in
+    /// `position` within `limits`, with its score if it has one. At the
+    /// hard deadline the job's stop token is raised; if no answer comes
+    /// within [`GRACE`] after that (or the player died, or answered an
+    /// illegal move), the player is restarted and the greedy move is the
+    /// answer.
+    pub fn decide(&mut self, position: &Position, limits: Limits) -> Decision {
+        match self.ask(position, limits, Job::Choose, &mut |_| {}) {
+            Some(Reply::Move(d)) if position.play(d.mv).is_ok() => d,
             answer => {
                 log::error!(
                     "{} gave no legal move ({}); playing greedy",
                     self.player,
                     match answer {
-                        Some(Reply::Move(mv)) => format!("{mv} is illegal"),
+                        Some(Reply::Move(d)) => format!("{} is illegal", d.mv),
                         _ => "no answer".into(),
                     }
                 );
                 if answer.is_some() {
                     self.restart();
                 }
-                Greedy.choose(position, &Limits::unlimited())
+                Decision {
+                    mv: Greedy.choose(position, &Limits::unlimited()),
+                    score: None,
+                    nodes: 0,
+                }
             }
         }
     }
 
-    /// The score of every legal move, as [`Engine::choose`] but for
+    /// The score of every legal move, as [`Engine::decide`] but for
     /// [`Player::analyse`]; `None` also when the player does not analyse.
-    pub fn analyse(&mut self, position: &Position, limits: Limits) -> Option<Vec<MoveScore>> {
-        match self.ask(position, limits, Job::Analyse)? {
+    /// `progress` sees each deeper analysis as the search finds it.
+    pub fn analyse(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        progress: &mut dyn FnMut(&Analysis),
+    ) -> Option<Analysis> {
+        match self.ask(position, limits, Job::Analyse, progress)? {
             Reply::Analysis(a) => a,
             _ => None,
         }
@@ -268,7 +338,7 @@ impl Engine {
     /// The player's static evaluation of `position` (see
     /// [`Player::evaluate`]); `None` when it has none.
     pub fn evaluate(&mut self, position: &Position) -> Option<Evaluation> {
-        match self.ask(position, Limits::unlimited(), Job::Evaluate)? {
+        match self.ask(position, Limits::unlimited(), Job::Evaluate, &mut |_| {})? {
             Reply::Evaluation(e) => e,
             _ => None,
         }
@@ -279,6 +349,7 @@ impl Engine {
         position: &Position,
         limits: Limits,
         job: fn(Box<Task>) -> Job,
+        progress: &mut dyn FnMut(&Analysis),
     ) -> Option<Reply> {
         self.next_ticket += 1;
         let ticket = self.next_ticket;
@@ -298,6 +369,11 @@ impl Engine {
         loop {
             select! {
                 recv(self.worker.answers) -> answer => match answer {
+                    Ok(Answer { ticket: t, reply: Reply::Progress(a) }) => {
+                        if t == ticket {
+                            progress(&a);
+                        }
+                    }
                     Ok(a) if a.ticket == ticket => return Some(a.reply),
                     Ok(_) => continue, // a late answer to an abandoned job
                     Err(_) => break,

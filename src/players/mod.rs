@@ -28,6 +28,16 @@ pub trait Player: Send {
     /// A legal move for the side to move of `pos`, or `pass` if it has none.
     /// Must return within the hard limit of `limits`.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Move;
+    /// [`Player::choose`] with what the search knew of the move, for
+    /// front ends that show it (NBoard's `=== f5/+2.00`); players that do
+    /// not score their moves say nothing more.
+    fn decide(&mut self, pos: &Position, limits: &Limits) -> Decision {
+        Decision {
+            mv: self.choose(pos, limits),
+            score: None,
+            nodes: 0,
+        }
+    }
     /// Whether the player can play on an n x n board (some players' tables
     /// are for 8x8 only).
     fn supports(&self, _n: usize) -> bool {
@@ -40,8 +50,15 @@ pub trait Player: Send {
         false
     }
     /// The score of every legal move for the side to move (best first), for
-    /// players that search; `None` for those that do not.
-    fn analyse(&mut self, _pos: &Position, _limits: &Limits) -> Option<Vec<MoveScore>> {
+    /// players that search; `None` for those that do not. `report` sees
+    /// each deeper analysis as it is found (NBoard's hints are shown while
+    /// the search goes on).
+    fn analyse(
+        &mut self,
+        _pos: &Position,
+        _limits: &Limits,
+        _report: &mut dyn FnMut(&Analysis),
+    ) -> Option<Analysis> {
         None
     }
     /// The player's static evaluation of `pos`, without search; `None`
@@ -77,6 +94,24 @@ pub struct MoveScore {
     pub exact: bool,
     /// Depth the score comes from.
     pub depth: u32,
+}
+
+/// A chosen move, with its score when the player searched for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub mv: Move,
+    /// The move's score and depth (`mv` repeated), if it was searched.
+    pub score: Option<MoveScore>,
+    /// Nodes the decision took (0 when the player does not count them).
+    pub nodes: u64,
+}
+
+/// Every legal move's score, best first, and what finding them cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub scores: Vec<MoveScore>,
+    pub nodes: u64,
+    pub elapsed: std::time::Duration,
 }
 
 /// Why a player name was refused.

@@ -3,7 +3,7 @@
 //! the trained pattern evaluation and the exact solver on 8x8, the
 //! hand-weighted evaluation on every other size.
 
-use super::{Evaluation, MoveScore, Player};
+use super::{Analysis, Decision, Evaluation, MoveScore, Player};
 use crate::rules::{Board, Move, Position, Square, SquareSet};
 use crate::search::pattern::PatternEval;
 use crate::search::{
@@ -11,6 +11,7 @@ use crate::search::{
     proven_discs,
 };
 use crate::with_board;
+use std::time::Duration;
 
 /// Default transposition table size, in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -52,10 +53,12 @@ impl Strong {
         eval: &E,
         limits: &Limits,
         all_exact: bool,
+        report: &mut dyn FnMut(&Iteration),
     ) -> Iteration {
         let mut search = Search::new(n, &mut self.tt, eval, limits);
         search.set_all_exact(all_exact);
         search.run(&board, |it| {
+            report(it);
             log::debug!(
                 "depth {} move {} score {} nodes {} time {:.3}s",
                 it.depth,
@@ -70,17 +73,23 @@ impl Strong {
     /// The last finished iteration of a search of `pos` within `limits`;
     /// `None` when the side to move has no legal move.
     pub fn search_position(&mut self, pos: &Position, limits: &Limits) -> Option<Iteration> {
-        self.run(pos, limits, false)
+        self.run(pos, limits, false, &mut |_| {})
     }
 
-    fn run(&mut self, pos: &Position, limits: &Limits, all_exact: bool) -> Option<Iteration> {
+    fn run(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        all_exact: bool,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<Iteration> {
         if !pos.has_moves(pos.to_move()) {
             return None;
         }
         let n = pos.size();
         Some(with_board!(pos.board(),
-            b => self.search(b, n, PatternEval::builtin(), limits, all_exact),
-            b => self.search(b, n, &Heuristic::new(n), limits, all_exact)))
+            b => self.search(b, n, PatternEval::builtin(), limits, all_exact, report),
+            b => self.search(b, n, &Heuristic::new(n), limits, all_exact, report)))
     }
 }
 
@@ -114,11 +123,20 @@ impl Player for Strong {
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Move {
+        self.decide(pos, limits).mv
+    }
+
+    fn decide(&mut self, pos: &Position, limits: &Limits) -> Decision {
         let n = pos.size();
         let moves = pos.legal_moves(pos.to_move());
+        let only = |mv| Decision {
+            mv,
+            score: None,
+            nodes: 0,
+        };
         match moves.len() {
-            0 => return Move::Pass,
-            1 => return Move::Place(moves[0]),
+            0 => return only(Move::Pass),
+            1 => return only(Move::Place(moves[0])),
             _ => {}
         }
         let it = self
@@ -132,34 +150,33 @@ impl Player for Strong {
             it.nodes,
             it.elapsed.as_secs_f64()
         );
-        Move::Place(Square::from_index(it.best, n))
+        let mv = Move::Place(Square::from_index(it.best, n));
+        Decision {
+            mv,
+            // Depth 0: stopped before the first iteration, no score.
+            score: (it.depth > 0).then_some(MoveScore {
+                mv,
+                score: it.score,
+                exact: it.exact,
+                depth: it.depth,
+            }),
+            nodes: it.nodes,
+        }
     }
 
     /// Every legal move with the best score known: the last finished
     /// iteration's, and for moves it did not score (a search stopped
     /// before its first iteration finished) the static evaluation after
-    /// the move, at depth 1.
-    fn analyse(&mut self, pos: &Position, limits: &Limits) -> Option<Vec<MoveScore>> {
+    /// the move, at depth 1. `report` sees each finished iteration's
+    /// analysis in the same form.
+    fn analyse(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Option<Analysis> {
         let n = pos.size();
-        let Some(it) = self.run(pos, limits, true) else {
-            return Some(vec![MoveScore {
-                mv: Move::Pass,
-                score: 0,
-                exact: false,
-                depth: 0,
-            }]);
-        };
-        let mut scores: Vec<MoveScore> = it
-            .root_scores
-            .iter()
-            .map(|&(sq, score)| MoveScore {
-                mv: Move::Place(Square::from_index(sq, n)),
-                score,
-                exact: it.exact,
-                depth: it.depth,
-            })
-            .collect();
-        let mut rest: Vec<MoveScore> = with_board!(pos.board(),
+        let statics: Vec<MoveScore> = with_board!(pos.board(),
             b => one_ply(&b, PatternEval::builtin()),
             b => one_ply(&b, &Heuristic::new(n)))
         .into_iter()
@@ -169,11 +186,44 @@ impl Player for Strong {
             exact: false,
             depth: 1,
         })
-        .filter(|m| scores.iter().all(|s| s.mv != m.mv))
         .collect();
-        rest.sort_by_key(|m| -m.score);
-        scores.extend(rest);
-        Some(scores)
+        let analysis = |it: &Iteration| {
+            let mut scores: Vec<MoveScore> = it
+                .root_scores
+                .iter()
+                .map(|&(sq, score)| MoveScore {
+                    mv: Move::Place(Square::from_index(sq, n)),
+                    score,
+                    exact: it.exact,
+                    depth: it.depth,
+                })
+                .collect();
+            let mut rest: Vec<MoveScore> = statics
+                .iter()
+                .filter(|m| scores.iter().all(|s| s.mv != m.mv))
+                .copied()
+                .collect();
+            rest.sort_by_key(|m| -m.score);
+            scores.extend(rest);
+            Analysis {
+                scores,
+                nodes: it.nodes,
+                elapsed: it.elapsed,
+            }
+        };
+        let Some(it) = self.run(pos, limits, true, &mut |it| report(&analysis(it))) else {
+            return Some(Analysis {
+                scores: vec![MoveScore {
+                    mv: Move::Pass,
+                    score: 0,
+                    exact: false,
+                    depth: 0,
+                }],
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            });
+        };
+        Some(analysis(&it))
     }
 
     fn evaluate(&self, pos: &Position) -> Option<Evaluation> {

@@ -57,6 +57,9 @@ pub enum Command {
     Help(Option<String>),
     Stop,
     Set(Setting),
+    /// `loadgame <GGF record | move list>`: a whole game with its history.
+    LoadGame(String),
+    PrintGgf,
 }
 
 /// What `setup` places.
@@ -114,7 +117,9 @@ impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self.name();
         match self {
-            Command::KnownCommand(w) | Command::SetGame(w) => write!(f, "{name} {w}"),
+            Command::KnownCommand(w) | Command::SetGame(w) | Command::LoadGame(w) => {
+                write!(f, "{name} {w}")
+            }
             Command::BoardSize(n) => write!(f, "{name} {n}"),
             Command::Komi => write!(f, "{name} 0"),
             Command::Play(c, m) => write!(f, "{name} {c} {m}"),
@@ -207,6 +212,8 @@ impl Command {
             Command::Help(_) => "help",
             Command::Stop => "stop",
             Command::Set(_) => "set",
+            Command::LoadGame(_) => "loadgame",
+            Command::PrintGgf => "printggf",
         }
     }
 }
@@ -507,6 +514,16 @@ pub static COMMANDS: &[Spec] = &[
         "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set notation standard|upper|lab",
         |i| whole(i, setting).map(Command::Set)
     ),
+    spec!(
+        "loadgame",
+        "loadgame <GGF game (;GM[Othello]...;)> | loadgame <moves f5d6c3...>",
+        |i| {
+            let text = i.trim_matches(' ');
+            (!text.is_empty()).then(|| Command::LoadGame(text.to_string()))
+        }
+    ),
+    spec!("printggf", "printggf", |i| whole(i, no_args)
+        .map(|_| Command::PrintGgf)),
 ];
 
 /// The table entry for a command name.
@@ -676,7 +693,11 @@ mod tests {
                 Just(Command::RulesBoard),
                 Just(Command::Evaluate),
                 Just(Command::Stop),
+                Just(Command::PrintGgf),
             ],
+            "[a-zA-Z0-9();\\[\\]*/ -]{0,30}[a-zA-Z0-9();\\[\\]*/-]"
+                .prop_map(|t| Command::LoadGame(t.trim_start().to_string()))
+                .prop_filter("not blank", |c| c != &Command::LoadGame(String::new())),
             word.prop_map(Command::KnownCommand),
             word.prop_map(Command::SetGame),
             prop::option::of(word).prop_map(Command::Help),

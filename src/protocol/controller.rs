@@ -3,17 +3,17 @@
 //! changes nothing.
 
 use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
-use crate::engine::{Clock, DEFAULT_HASH_MB, Engine, MAX_HASH_MB};
+use crate::engine::{Clock, Engine, MAX_HASH_MB, Options};
 use crate::players::Evaluation;
-use crate::rules::{Color, Game, Move, Position, RulesError, Square, is_supported_size, printable};
+use crate::players::UnknownPlayer;
+use crate::rules::{
+    Color, Game, Move, Position, RulesError, Square, ggf, is_supported_size, parse_move, printable,
+    split_move_list,
+};
 use crate::search::{DISC, Limits, MAX_TIME, StopToken, proven_discs};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-/// The player behind `genmove` until `set player` changes it.
-pub const DEFAULT_PLAYER: &str = "strong";
-/// Time per move until `set movetime` or `time_settings` changes it.
-pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 /// The largest `set depth` accepted: more plies than any game has moves.
 pub const MAX_DEPTH: u64 = 1000;
 /// The most byo-yomi stones `time_settings` and `time_left` accept.
@@ -49,15 +49,16 @@ fn rules_error(e: RulesError) -> String {
 }
 
 impl<W: Write> Controller<W> {
-    pub fn new(out: W) -> Self {
-        Controller {
+    /// A controller for a new 8x8 game with the engine `options` describe.
+    pub fn new(out: W, options: &Options) -> Result<Self, UnknownPlayer> {
+        Ok(Controller {
             out,
             game: Game::new(8).expect("8x8 is supported"),
-            engine: Engine::new(DEFAULT_PLAYER, DEFAULT_HASH_MB).expect("default player exists"),
-            clock: Clock::by_default(DEFAULT_MOVE_TIME),
-            depth: None,
+            engine: options.engine()?,
+            clock: options.clock(),
+            depth: options.depth,
             notation: Notation::Standard,
-        }
+        })
     }
 
     /// Answers one line; `Ok(false)` when the daemon must exit (`quit`).
@@ -180,6 +181,8 @@ impl<W: Write> Controller<W> {
                 Ok(self.moves_text(color))
             }
             Command::Set(setting) => self.set(setting),
+            Command::LoadGame(text) => self.load_game(&text),
+            Command::PrintGgf => Ok(self.ggf()),
             Command::Analyze(k) => self.analyze(k, token, received),
             Command::Evaluate => self.evaluate(),
             Command::Help(None) => Ok(COMMANDS
@@ -191,6 +194,42 @@ impl<W: Write> Controller<W> {
                 .map(|s| s.usage.to_string())
                 .ok_or_else(|| format!("unknown command '{}'", printable(&name))),
         }
+    }
+
+    /// `loadgame`: a GGF record (any start position and size) or a move
+    /// list from the standard start of the current size, every move
+    /// checked; the game keeps its history, so `undo` goes back through it.
+    fn load_game(&mut self, text: &str) -> Outcome {
+        let game = if text.starts_with('(') {
+            ggf::parse(text).map_err(|e| e.to_string())?.game
+        } else {
+            let mut game = Game::new(self.n()).map_err(rules_error)?;
+            for (i, word) in split_move_list(text).iter().enumerate() {
+                let mv = parse_move(word, self.n()).map_err(|e| format!("move {}: {e}", i + 1))?;
+                game.play_next(mv)
+                    .map_err(|e| format!("move {} ({}): {e}", i + 1, printable(word)))?;
+            }
+            game
+        };
+        self.engine
+            .check_size(game.position().size())
+            .map_err(|e| e.to_string())?;
+        self.new_game(game);
+        Ok(String::new())
+    }
+
+    /// `printggf`: the game on one GGF line, from its start position, with
+    /// the result once it is over.
+    fn ggf(&self) -> String {
+        let pos = self.position();
+        let result = if pos.is_game_over() {
+            let diff = pos.count(Color::Black) as i32 - pos.count(Color::White) as i32;
+            format!("{:+}", diff + diff.signum() * pos.empties() as i32)
+        } else {
+            "?".into()
+        };
+        let moves: Vec<_> = self.game.moves().collect();
+        ggf::write("", "", &result, "", self.game.start(), &moves)
     }
 
     /// Starts `game` afresh: the player forgets the old one.
@@ -270,8 +309,9 @@ impl<W: Write> Controller<W> {
         let limits = self.limits(&pos, token, received);
         let scores = self
             .engine
-            .analyse(&pos, limits)
-            .ok_or_else(|| format!("{} does not analyse positions", self.engine.player()))?;
+            .analyse(&pos, limits, &mut |_| {})
+            .ok_or_else(|| format!("{} does not analyse positions", self.engine.player()))?
+            .scores;
         let k = k.map_or(scores.len(), |k| k as usize).max(1);
         Ok(scores
             .iter()

@@ -9,7 +9,7 @@
 
 use super::client::ClientError;
 use super::process::EngineProcess;
-use super::records::ggf;
+use crate::rules::ggf;
 use crate::rules::{Color, Move, Position};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, Read};
@@ -122,7 +122,7 @@ impl NboardClient {
         setup: Duration,
     ) -> Result<(), ClientError> {
         let time = format!("{}:{:02}", clock / 60, clock % 60);
-        let game = ggf("", "", "?", &time, start, moves);
+        let game = ggf::write("", "", "?", &time, start, moves);
         self.process.write_line(&format!("set game {game}"))?;
         let ping = self.next_ping;
         self.next_ping += 1;

@@ -2,7 +2,7 @@
 //! left out as in the WTHOR lists) or GGF, the format of the GGS server and
 //! the NBoard GUI (`(;GM[Othello]...BO[8 ... *]B[f5]W[d6]...;)`).
 
-use crate::rules::{Color, Move, Position, Square};
+use crate::rules::{Color, Move, Position, ggf};
 
 /// A finished (or stopped) game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl GameRecord {
                 format!("{score:+}:{}", if on_time { 't' } else { 'r' })
             }
         };
-        ggf(
+        ggf::write(
             &self.black,
             &self.white,
             &result,
@@ -79,57 +79,6 @@ impl GameRecord {
             &self.moves,
         )
     }
-}
-
-/// A game as one GGF line: the players' names, the result (`?` while it is
-/// under way), the `TI` clock, the start position and every ply.
-pub fn ggf(
-    black: &str,
-    white: &str,
-    result: &str,
-    time: &str,
-    start: &Position,
-    moves: &[(Color, Move)],
-) -> String {
-    let n = start.size();
-    let mut board = String::with_capacity(n * n);
-    for r in 0..n {
-        for c in 0..n {
-            board.push(match start.cell(Square::new(r, c)) {
-                Some(Color::Black) => '*',
-                Some(Color::White) => 'O',
-                None => '-',
-            });
-        }
-    }
-    let side = match start.to_move() {
-        Color::Black => '*',
-        Color::White => 'O',
-    };
-    let mut text = format!(
-        "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{result}]TI[{}]TY[{n}]BO[{n} {board} {side}]",
-        escape(black),
-        escape(white),
-        escape(time)
-    );
-    for (color, mv) in moves {
-        let tag = match color {
-            Color::Black => 'B',
-            Color::White => 'W',
-        };
-        let mv = match mv {
-            Move::Place(sq) => sq.standard(),
-            Move::Pass => "PA".to_string(),
-        };
-        text.push_str(&format!("{tag}[{mv}]"));
-    }
-    text.push_str(";)");
-    text
-}
-
-/// GGF property values may not hold an unescaped `]`.
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 #[cfg(test)]

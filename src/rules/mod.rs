@@ -6,6 +6,7 @@ mod bitboard;
 mod board;
 pub mod comp;
 mod game;
+pub mod ggf;
 mod mailbox;
 mod notation;
 pub mod obf;
