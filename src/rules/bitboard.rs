@@ -246,6 +246,8 @@ impl Board for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn start_moves_are_the_four_classic_ones() {
@@ -303,13 +305,8 @@ mod tests {
 
     #[test]
     fn both_flip_routines_match_a_square_by_square_walk() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = || rng.random::<u64>();
         for _ in 0..5_000 {
             // Dense boards with few empties, as near the end of a game.
             let (a, b) = (next(), next() | next());

@@ -480,6 +480,8 @@ const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn symmetries_are_a_group_with_inverses() {
@@ -509,11 +511,9 @@ mod tests {
         // The reference: turn the board so the region lands on its shape's
         // mask, then read the mask's squares in order as base-3 digits.
         let l = Layout::get();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..200 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x: u64 = rng.random();
             let (p, o) = (x & 0x5A5A_3C3C_F00F_1248, !x & 0x24A5_C3C3_0FF0_8421);
             let mut got = [0u32; 46];
             l.features(p, o, &mut got);
@@ -540,11 +540,9 @@ mod tests {
     fn a_move_updates_the_evaluation_as_a_new_reading_does() {
         let eval = PatternEval::builtin();
         let mut checked = 0;
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..300 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x: u64 = rng.random();
             let y = x.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let (p, o) = (x & y, !x & y.rotate_left(7) & !(x & y));
             let base = eval.replies(p, o);

@@ -91,14 +91,14 @@ pub(super) fn solve_one(player: u64, opponent: u64, sq: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::rules::Bitboard;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn last_flip_counts_match_the_flip_sets() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x: u64 = rng.random();
             let sq = (x >> 58) as usize;
             let player = x & !(1u64 << sq);
             let opponent = !player & !(1u64 << sq);

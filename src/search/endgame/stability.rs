@@ -104,6 +104,8 @@ pub(super) fn corner_stability(discs: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn stable_discs_include_corners_and_full_edges() {
@@ -133,11 +135,9 @@ mod tests {
             }
             m
         };
-        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x1234_5678_9ABC_DEF0u64);
         for _ in 0..200 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x: u64 = rng.random();
             let occupied = x | (x >> 3) | (x >> 9) & 0x8100_0000_0000_FF00;
             let got = full_lines(occupied);
             for (d, &full) in got.iter().enumerate() {
