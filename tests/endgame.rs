@@ -317,6 +317,9 @@ fn a_midgame_search_hands_finished_game_windows_to_the_solver() {
     let (score, nodes) = within_two_minutes("a 22-ply search of FFO #59", move |limits| {
         let mut tt = TranspositionTable::new(64);
         let mut search = Search::new(8, &mut tt, PatternEval::builtin(), &limits);
+        // ProbCut at 1.5 deviations, as when this case was found: at the
+        // default 1.0 the search prunes the proving line and never asks.
+        search.set_probcut(Some(1.5));
         let score = (1..=22)
             .map(|d| search.value_at(&board, d))
             .last()
@@ -357,7 +360,7 @@ fn fixed_depth_searches_without_probcut_match_plain_negamax() {
             let mut tt = TranspositionTable::new(1);
             let limits = Limits::unlimited();
             let mut search = Search::new(8, &mut tt, eval, &limits);
-            search.set_probcut(false);
+            search.set_probcut(None);
             assert_eq!(
                 search.value_at(&board, depth),
                 Some(negamax_to(&board, depth, eval)),

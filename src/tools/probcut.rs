@@ -68,7 +68,7 @@ fn searched_value(tt: &mut TranspositionTable, board: &Bitboard, depth: i32) -> 
     tt.clear();
     let limits = Limits::unlimited();
     let mut search = Search::new(8, tt, PatternEval::builtin(), &limits);
-    search.set_probcut(false);
+    search.set_probcut(None);
     search.value_at(board, depth).expect("no limit")
 }
 
