@@ -233,9 +233,13 @@ impl Player for Strong {
             b => Heuristic::new(n).evaluate(&b, b.moves()))))
     }
 
-    /// Prepares for a new game: the table is cleared (and mapped, the
-    /// first time) and the evaluation loaded, before the first move's
-    /// clock runs.
+    /// Prepares for a new game: the table is cleared and the evaluation
+    /// loaded (tens of milliseconds, once), before the first move's clock
+    /// runs. The table's pages are not written here: mapping 64 MB took
+    /// 50-250 ms under load, and a GUI that sends `clear_board` and
+    /// `genmove` together saw its first move wait for it and fall back to
+    /// greedy; the first search maps them as it stores, looking at its
+    /// clock in between.
     fn new_game(&mut self) {
         self.tt.clear();
         PatternEval::builtin();

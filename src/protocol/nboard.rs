@@ -184,8 +184,8 @@ fn fresh_record() -> GgfGame {
 
 impl<W: Write> NboardFront<W> {
     /// The front end with its engine told of a game at once: an NBoard
-    /// engine always searches, and its table is then mapped before the
-    /// first `go` rather than in its time.
+    /// engine always searches, and its evaluation is then loaded before
+    /// the first `go` rather than in its time.
     fn new(out: W, options: &Options) -> Result<Self, crate::players::UnknownPlayer> {
         let mut engine = options.engine()?;
         engine.new_game();

@@ -137,8 +137,6 @@ pub struct TranspositionTable {
     /// Whether anything was stored since the table was made or cleared
     /// (clearing an unused table would touch all of its pages).
     dirty: bool,
-    /// Whether every page of the table has been written once.
-    committed: bool,
 }
 
 /// The size of a huge page (x86-64 Linux).
@@ -192,7 +190,6 @@ impl TranspositionTable {
             buckets_mask: buckets - 1,
             generation: 0,
             dirty: false,
-            committed: false,
         }
     }
 
@@ -212,15 +209,11 @@ impl TranspositionTable {
         std::mem::size_of_val(self.slots())
     }
 
-    /// Forgets everything (a new game or a new board size). The first
-    /// clear also maps the whole table (see [`TranspositionTable::commit`]):
-    /// a new game prepares the table before its first move, whose search
-    /// would otherwise take the page faults (at times a hundred
-    /// milliseconds or more for 64 MB here, with no look at the clock in
-    /// between: once a first move answered late).
+    /// Forgets everything (a new game or a new board size).
     pub fn clear(&mut self) {
-        if self.dirty || !self.committed {
-            self.commit();
+        if self.dirty {
+            self.slots_mut().fill(Entry::default());
+            self.dirty = false;
         }
         self.generation = 0;
     }
@@ -231,7 +224,6 @@ impl TranspositionTable {
     pub fn commit(&mut self) {
         self.slots_mut().fill(Entry::default());
         self.dirty = false;
-        self.committed = true;
     }
 
     /// Marks the start of a new search: older entries are replaced first.
