@@ -67,13 +67,14 @@ impl DaemonArgs {
 #[derive(Subcommand)]
 enum Command {
     /// The engine daemon (the default): GTP commands on stdin, replies on
-    /// stdout. In Quarry: Settings > Players > New, command `reversi gtp`
-    /// with any options below.
+    /// stdout. For a GTP GUI such as Quarry, register `reversi gtp` with
+    /// any options below as the engine's command.
     Gtp(#[command(flatten)] DaemonArgs),
     /// The engine for the NBoard GUI (and NTest-style referees): the NBoard
     /// protocol version 2 on stdin/stdout. In NBoard: Engine > Select
-    /// Opponent > Add engine, command `reversi nboard` (the working
-    /// directory must hold `reversi`, or give its full path).
+    /// Opponent > Add engine, command `reversi nboard` (its first word is
+    /// looked up in the working directory: choose the folder that holds
+    /// `reversi`).
     Nboard(#[command(flatten)] DaemonArgs),
     /// The Lab 7 program: board set-up, available moves, one checked move.
     Lab7,
