@@ -124,6 +124,9 @@ impl<W: Write> Controller<W> {
                 self.new_game(Game::new(self.n()).map_err(rules_error)?);
                 Ok(String::new())
             }
+            // gogui-twogtp sends the last pass of a finished game to both
+            // engines: it changes nothing, as `genmove` answers `pass` there.
+            Command::Play(_, Move::Pass) if self.position().is_game_over() => Ok(String::new()),
             Command::Play(color, mv) => {
                 self.check_on_board(mv)?;
                 self.game.play_passing(color, mv).map_err(rules_error)?;
@@ -411,7 +414,9 @@ impl<W: Write> Controller<W> {
         text
     }
 
-    /// GoGui's board: rows from the top, cells `X`, `O`, `.` by spaces.
+    /// GoGui's board: rows from the top, cells `X`, `O`, `.` by spaces,
+    /// the first row on the `=` line (GoGui reads the answer from the
+    /// first space on, and a row of its own after `=` lost a cell).
     fn rules_board(&self) -> String {
         let n = self.n();
         let rows: Vec<String> = (0..n)
@@ -422,7 +427,7 @@ impl<W: Write> Controller<W> {
                     .join(" ")
             })
             .collect();
-        format!("\n{}", rows.join("\n"))
+        rows.join("\n")
     }
 
     fn setup(&mut self, setup: Setup) -> Outcome {
