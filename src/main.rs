@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab::{self, Wording};
 use reversi::players;
+use reversi::protocol::{Notation, Startup};
 use reversi::referee::arena::{MatchConfig, Openings};
 use reversi::referee::contestant::TimeControl;
 use reversi::referee::latency::{self, LatencyConfig};
@@ -64,12 +65,55 @@ impl DaemonArgs {
     }
 }
 
+/// `--notation` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum NotationArg {
+    Standard,
+    Upper,
+    Lab,
+    Gogui,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Standard => Notation::Standard,
+            NotationArg::Upper => Notation::Upper,
+            NotationArg::Lab => Notation::Lab,
+            NotationArg::Gogui => Notation::GoGui,
+        }
+    }
+}
+
+/// An even board side from 4 to 26.
+fn board_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if reversi::rules::is_supported_size(n) => Ok(n),
+        _ => Err(format!(
+            "'{}' is not an even size from 4 to 26",
+            printable(s)
+        )),
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// The engine daemon (the default): GTP commands on stdin, replies on
     /// stdout. For a GTP GUI such as Quarry, register `reversi gtp` with
     /// any options below as the engine's command.
-    Gtp(#[command(flatten)] DaemonArgs),
+    Gtp {
+        #[command(flatten)]
+        daemon: DaemonArgs,
+        /// Board side n at start (even, 4 to 26), for GUIs that never send
+        /// `boardsize` (GoGui's rules engine).
+        #[arg(long, default_value_t = 8, value_parser = board_size)]
+        size: usize,
+        /// How moves are written and read: standard (d3), upper (D3), lab
+        /// (cd) or gogui (GoGui's coordinates: D6 for d3 on 8x8, rows from
+        /// the bottom, no column I).
+        #[arg(long, value_enum, default_value_t = NotationArg::Standard)]
+        notation: NotationArg,
+    },
     /// The engine for the NBoard GUI (and NTest-style referees): the NBoard
     /// protocol version 2 on stdin/stdout. In NBoard: Engine > Select
     /// Opponent > Add engine, command `reversi nboard` (its first word is
@@ -393,7 +437,12 @@ fn main() -> ExitCode {
         depth: None,
         hash: DEFAULT_HASH_MB as u64,
     };
-    match run(cli.command.unwrap_or(Command::Gtp(daemon))) {
+    let gtp = Command::Gtp {
+        daemon,
+        size: 8,
+        notation: NotationArg::Standard,
+    };
+    match run(cli.command.unwrap_or(gtp)) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed output (`reversi ... | head`) ends the run quietly.
         Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
@@ -419,8 +468,17 @@ fn run(command: Command) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let out = &mut stdout.lock();
     match command {
-        Command::Gtp(args) => {
-            reversi::protocol::run(io::BufReader::new(io::stdin()), &mut *out, &args.options())?
+        Command::Gtp {
+            daemon,
+            size,
+            notation,
+        } => {
+            let startup = Startup {
+                size,
+                notation: notation.into(),
+            };
+            let input = io::BufReader::new(io::stdin());
+            reversi::protocol::run(input, &mut *out, &daemon.options(), startup)?
         }
         Command::Nboard(args) => reversi::protocol::nboard::run(
             io::BufReader::new(io::stdin()),

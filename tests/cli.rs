@@ -206,7 +206,19 @@ fn daemons_take_their_settings_from_the_command_line() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("set myname reversi\npong 1\n"), "{text}");
     assert!(text.contains("\n=== ") && text.contains("//"), "{text}");
+    // GoGui's rules engine is never sent boardsize: size and coordinates
+    // come from the command line (our e4 d5 g6 f7 on 10x10).
+    let out = reversi(
+        &["gtp", "--size", "10", "--notation", "gogui"],
+        "legal\nquit\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "= E7 D6 G5 F4\n\n=\n\n"
+    );
     // Bad settings are refused before anything is read.
+    refused(&["gtp", "--size", "7"], "", "--size");
+    refused(&["gtp", "--notation", "go"], "", "--notation");
     refused(&["gtp", "--player", "nobody"], "", "unknown player");
     refused(&["nboard", "--depth", "0"], "", "--depth");
     refused(&["gtp", "--hash", "0"], "", "--hash");

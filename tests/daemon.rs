@@ -141,6 +141,7 @@ fn run_in_process(input: &[u8]) -> String {
         std::io::Cursor::new(input.to_vec()),
         &mut out,
         &reversi::engine::Options::default(),
+        reversi::protocol::Startup::default(),
     )
     .expect("no i/o error");
     String::from_utf8(out).expect("replies are UTF-8")
@@ -191,6 +192,11 @@ fn session_options_time_and_notation() {
 #[test]
 fn session_game_records_in_and_out() {
     session("records");
+}
+
+#[test]
+fn session_gogui_coordinates() {
+    session("gogui");
 }
 
 /// Commands that must be refused without changing anything.

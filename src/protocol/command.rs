@@ -85,7 +85,7 @@ pub enum Setting {
     Notation(Notation),
 }
 
-/// How replies write moves.
+/// How replies write moves (and, for GoGui's, how moves are read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Notation {
     /// `d3`
@@ -95,18 +95,50 @@ pub enum Notation {
     Upper,
     /// The labs' row-column letters: `cd`
     Lab,
+    /// GoGui's: upper case, rows counted from the bottom, no column I
+    /// (`D6` on 8x8 is our d3; on 10x10 the ninth column is `J`).
+    GoGui,
 }
 
 impl Notation {
-    /// `mv` written in this notation.
-    pub fn write(self, mv: Move) -> String {
-        match self {
-            Notation::Standard => mv.standard(),
-            Notation::Upper => mv.standard().to_uppercase(),
-            Notation::Lab => mv.lab(),
+    /// `mv` on an n x n board written in this notation.
+    pub fn write(self, mv: Move, n: usize) -> String {
+        match (self, mv) {
+            (Notation::Standard, _) => mv.standard(),
+            (Notation::Upper, _) => mv.standard().to_uppercase(),
+            (Notation::Lab, _) => mv.lab(),
+            (Notation::GoGui, Move::Pass) => "PASS".into(),
+            (Notation::GoGui, Move::Place(sq)) => {
+                let (row, col) = (sq.row as usize, sq.col as usize);
+                let letter = col + usize::from(col >= GOGUI_I);
+                format!("{}{}", (b'A' + letter as u8) as char, n - row)
+            }
+        }
+    }
+
+    /// The move meant by `mv` as the parser read it (`d3`: column d, row
+    /// 3 from the top): GoGui's count rows from the bottom and skip I.
+    pub fn read(self, mv: Move, n: usize) -> Result<Move, String> {
+        match (self, mv) {
+            (Notation::GoGui, Move::Place(sq)) => {
+                let (row, letter) = (sq.row as usize, sq.col as usize);
+                if letter == GOGUI_I {
+                    return Err("GoGui coordinates have no column I".into());
+                }
+                let col = letter - usize::from(letter > GOGUI_I);
+                if row >= n || col >= n {
+                    let text = format!("{}{}", (b'A' + letter as u8) as char, row + 1);
+                    return Err(format!("{text} is off the {n}x{n} board"));
+                }
+                Ok(Move::Place(Square::new(n - 1 - row, col)))
+            }
+            _ => Ok(mv),
         }
     }
 }
+
+/// The column of the letter I, which GoGui's coordinates skip.
+const GOGUI_I: usize = 8;
 
 /// The command line that [`parse_line`] reads back as this command: the
 /// one vocabulary for both sides of the protocol, so that the referee's
@@ -167,6 +199,7 @@ impl fmt::Display for Command {
                         Notation::Standard => "standard",
                         Notation::Upper => "upper",
                         Notation::Lab => "lab",
+                        Notation::GoGui => "gogui",
                     }
                 ),
             },
@@ -355,6 +388,7 @@ fn setting(i: &str) -> Res<'_, Setting> {
                     value(Notation::Standard, tag_no_case("standard")),
                     value(Notation::Upper, tag_no_case("upper")),
                     value(Notation::Lab, tag_no_case("lab")),
+                    value(Notation::GoGui, tag_no_case("gogui")),
                 )),
             ),
             Setting::Notation,
@@ -511,7 +545,7 @@ pub static COMMANDS: &[Spec] = &[
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",
-        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set notation standard|upper|lab",
+        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set notation standard|upper|lab|gogui",
         |i| whole(i, setting).map(Command::Set)
     ),
     spec!(
@@ -667,7 +701,8 @@ mod tests {
             prop_oneof![
                 Just(Notation::Standard),
                 Just(Notation::Upper),
-                Just(Notation::Lab)
+                Just(Notation::Lab),
+                Just(Notation::GoGui)
             ]
             .prop_map(Setting::Notation),
         ];

@@ -2,10 +2,10 @@
 //! request in order, and is the only writer of stdout. A refused command
 //! changes nothing.
 
+use super::Startup;
 use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
 use crate::engine::{Clock, Engine, MAX_HASH_MB, Options};
 use crate::players::Evaluation;
-use crate::players::UnknownPlayer;
 use crate::rules::{
     Color, Game, Move, Position, RulesError, Square, ggf, is_supported_size, parse_move, printable,
     split_move_list,
@@ -49,15 +49,18 @@ fn rules_error(e: RulesError) -> String {
 }
 
 impl<W: Write> Controller<W> {
-    /// A controller for a new 8x8 game with the engine `options` describe.
-    pub fn new(out: W, options: &Options) -> Result<Self, UnknownPlayer> {
+    /// A controller for a new game of the `startup` size, in its notation,
+    /// with the engine `options` describe.
+    pub fn new(out: W, options: &Options, startup: Startup) -> io::Result<Self> {
+        let engine = options.engine().map_err(io::Error::other)?;
+        engine.check_size(startup.size).map_err(io::Error::other)?;
         Ok(Controller {
             out,
-            game: Game::new(8).expect("8x8 is supported"),
-            engine: options.engine()?,
+            game: Game::new(startup.size).map_err(io::Error::other)?,
+            engine,
             clock: options.clock(),
             depth: options.depth,
-            notation: Notation::Standard,
+            notation: startup.notation,
         })
     }
 
@@ -128,6 +131,7 @@ impl<W: Write> Controller<W> {
             // engines: it changes nothing, as `genmove` answers `pass` there.
             Command::Play(_, Move::Pass) if self.position().is_game_over() => Ok(String::new()),
             Command::Play(color, mv) => {
+                let mv = self.notation.read(mv, self.n())?;
                 self.check_on_board(mv)?;
                 self.game.play_passing(color, mv).map_err(rules_error)?;
                 Ok(String::new())
@@ -281,7 +285,7 @@ impl<W: Write> Controller<W> {
             self.game = game;
             self.clock.charge(color, received.elapsed());
         }
-        Ok(self.notation.write(mv))
+        Ok(self.notation.write(mv, self.n()))
     }
 
     /// The limits of a search of `pos` read at `received` (see
@@ -320,7 +324,7 @@ impl<W: Write> Controller<W> {
             .iter()
             .take(k)
             .map(|s| {
-                let mv = self.notation.write(s.mv);
+                let mv = self.notation.write(s.mv, self.n());
                 match proven_discs(s.score).filter(|_| s.exact) {
                     Some(discs) => format!("{mv} {discs:+} exact"),
                     None => format!(
@@ -353,7 +357,7 @@ impl<W: Write> Controller<W> {
         }
         moves
             .into_iter()
-            .map(|sq| self.notation.write(Move::Place(sq)))
+            .map(|sq| self.notation.write(Move::Place(sq), self.n()))
             .collect::<Vec<_>>()
             .join(" ")
     }

@@ -21,16 +21,34 @@ use controller::Controller;
 use reader::{Input, Line, MAX_LINE, Parsed};
 use std::io::{self, BufRead, Write};
 
+/// What the GTP daemon starts with besides its engine, for GUIs that set
+/// it up only from the command line: GoGui never sends `boardsize` to its
+/// rules engine, and speaks its own coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Startup {
+    pub size: usize,
+    pub notation: Notation,
+}
+
+impl Default for Startup {
+    fn default() -> Self {
+        Startup {
+            size: 8,
+            notation: Notation::Standard,
+        }
+    }
+}
+
 /// Runs the GTP daemon until `quit` or end of input; returns when stdout
 /// is closed too. `input` is read on a thread of its own.
-pub fn run<R, W>(input: R, output: W, options: &Options) -> io::Result<()>
+pub fn run<R, W>(input: R, output: W, options: &Options, startup: Startup) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
 {
     let signal = StopSignal::new();
     let rx = reader::spawn(input, signal, parse)?;
-    let mut controller = Controller::new(output, options).map_err(io::Error::other)?;
+    let mut controller = Controller::new(output, options, startup)?;
     for input in rx {
         match input {
             Input::End => break,
