@@ -141,7 +141,12 @@ impl<W: Write> Controller<W> {
             Command::Undo => self.game.undo().map(|_| String::new()).map_err(rules_error),
             Command::ShowBoard => Ok(self.show_board()),
             Command::ShowState => Ok(self.position().comp_state()),
-            Command::FinalScore | Command::RulesFinalResult => Ok(self.score()),
+            Command::FinalScore => Ok(self.score()),
+            // GoGui shows this text as it is: a draw says so.
+            Command::RulesFinalResult => Ok(match self.score().as_str() {
+                "0" => "Draw".into(),
+                score => score.into(),
+            }),
             Command::TimeSettings {
                 main,
                 byoyomi,
