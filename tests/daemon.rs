@@ -7,10 +7,12 @@
 //! threads left behind, memory, crashes on extreme numbers, refused
 //! commands that change nothing.
 
+mod common;
+
 use proptest::prelude::*;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -27,28 +29,15 @@ struct Daemon {
 
 impl Daemon {
     fn start() -> Daemon {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("binary runs");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, replies) = channel();
-        thread::spawn(move || {
-            // A reply is every line up to and including the empty one.
-            let mut reply = String::new();
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                reply.push_str(&line);
-                reply.push('\n');
-                if line.is_empty() && tx.send(std::mem::take(&mut reply)).is_err() {
-                    break;
-                }
-            }
+        // A reply is every line up to and including the empty one.
+        let mut reply = String::new();
+        let (child, stdin, replies) = common::spawn(&[], move |line| {
+            reply.push_str(&line);
+            reply.push('\n');
+            line.is_empty().then(|| std::mem::take(&mut reply))
         });
         Daemon {
-            stdin: child.stdin.take(),
+            stdin: Some(stdin),
             child,
             replies,
         }

@@ -4,11 +4,13 @@
 //! exchange, `ping` ending a long `hint` at once, bad input that changes
 //! nothing, and random command streams checked against a reference replay.
 
+mod common;
+
 use proptest::prelude::*;
 use reversi::rules::{Color, Game, Move, Position, Square, ggf, parse_move};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -23,27 +25,10 @@ struct Nboard {
 
 impl Nboard {
     fn start(args: &[&str]) -> Nboard {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .arg("nboard")
-            .args(["--hash", "16"])
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("binary runs");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let args = [&["nboard", "--hash", "16"][..], args].concat();
+        let (child, stdin, lines) = common::spawn(&args, Some);
         Nboard {
-            stdin: child.stdin.take(),
+            stdin: Some(stdin),
             child,
             lines,
         }

@@ -6,19 +6,29 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A fake GTP engine: answers `=` to everything except `genmove`, where it
-/// runs `on_genmove` (shell code that should print a reply). Every line it
-/// reads is appended to `<its path>.log`.
-fn fake_engine(name: &str, on_genmove: &str) -> PathBuf {
+/// A fake engine: a shell script named `name` that appends every line it
+/// reads to `<its path>.log` and answers it with the `case` arms `arms`.
+fn fake_script(name: &str, arms: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let script = format!(
-        "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> \"$0.log\"\n  case \"$line\" in\n    genmove*) {on_genmove} ;;\n    quit*) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> \"$0.log\"\n  case \"$line\" in\n{arms}  esac\ndone\n"
     );
     std::fs::write(&path, script).unwrap();
     Command::new("chmod").arg("+x").arg(&path).status().unwrap();
     path
+}
+
+/// A fake GTP engine: answers `=` to everything except `genmove`, where it
+/// runs `on_genmove` (shell code that should print a reply).
+fn fake_engine(name: &str, on_genmove: &str) -> PathBuf {
+    fake_script(
+        name,
+        &format!(
+            "    genmove*) {on_genmove} ;;\n    quit*) printf '=\\n\\n'; exit 0 ;;\n    *) printf '=\\n\\n' ;;\n"
+        ),
+    )
 }
 
 /// Runs `reversi match greedy cmd:<fake>` for `games` games; returns stdout.
@@ -277,17 +287,14 @@ fn an_engine_and_its_children_are_ended_after_the_match() {
 }
 
 /// A fake NBoard engine: answers `pong N` to `ping N`, runs `on_go` (shell
-/// code) on `go`, ignores the rest; logs every line to `<its path>.log`.
+/// code) on `go`, ignores the rest.
 fn fake_nboard_engine(name: &str, on_go: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let script = format!(
-        "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> \"$0.log\"\n  case \"$line\" in\n    ping*) echo \"pong ${{line#ping }}\" ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
-    );
-    std::fs::write(&path, script).unwrap();
-    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
-    path
+    fake_script(
+        name,
+        &format!(
+            "    ping*) echo \"pong ${{line#ping }}\" ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n"
+        ),
+    )
 }
 
 #[test]

@@ -16,9 +16,8 @@ pub mod reader;
 pub use command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, parse_line};
 
 use crate::engine::Options;
-use crate::search::StopSignal;
 use controller::Controller;
-use reader::{Input, Line, MAX_LINE, Parsed};
+use reader::{Line, MAX_LINE, Parsed};
 use std::io::{self, BufRead, Write};
 
 /// What the GTP daemon starts with besides its engine, for GUIs that set
@@ -46,24 +45,10 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let signal = StopSignal::new();
-    let rx = reader::spawn(input, signal, parse)?;
     let mut controller = Controller::new(output, options, startup)?;
-    for input in rx {
-        match input {
-            Input::End => break,
-            Input::Line {
-                request,
-                token,
-                received,
-            } => {
-                if !controller.answer(request, token, received)? {
-                    break;
-                }
-            }
-        }
-    }
-    Ok(())
+    reader::serve(input, parse, |request, token, received| {
+        controller.answer(request, token, received)
+    })
 }
 
 /// One GTP line read: blank lines are skipped, `stop` and `quit` stop the

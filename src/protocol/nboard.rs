@@ -10,11 +10,11 @@
 //! comes after the search before it has stopped. Front end only: the game
 //! is a checked [`GgfGame`], moves and hints come from the [`Engine`].
 
-use super::reader::{self, Input, Line, MAX_LINE, Parsed};
+use super::reader::{self, Line, MAX_LINE, Parsed};
 use crate::engine::{Analysis, Clock, Engine, MoveScore, Options};
 use crate::rules::ggf::{self, GgfGame};
 use crate::rules::{Game, Move, Position, printable};
-use crate::search::{DISC, Limits, StopSignal, StopToken, proven_discs};
+use crate::search::{DISC, Limits, StopToken, proven_discs};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{digit1, space0, space1};
@@ -140,23 +140,10 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let rx = reader::spawn(input, StopSignal::new(), parse_line)?;
     let mut front = NboardFront::new(output, options).map_err(io::Error::other)?;
-    for input in rx {
-        match input {
-            Input::End => break,
-            Input::Line {
-                request,
-                token,
-                received,
-            } => {
-                if !front.answer(request, token, received)? {
-                    break;
-                }
-            }
-        }
-    }
-    Ok(())
+    reader::serve(input, parse_line, |request, token, received| {
+        front.answer(request, token, received)
+    })
 }
 
 /// The game, the engine and the settings; the only writer of stdout.

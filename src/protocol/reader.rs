@@ -6,7 +6,7 @@
 //! waiting for that very search.
 
 use crate::search::{StopSignal, StopToken};
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Sender, unbounded};
 use std::io::{self, BufRead};
 use std::thread;
 use std::time::Instant;
@@ -15,7 +15,7 @@ use std::time::Instant;
 pub const MAX_LINE: usize = 64 * 1024;
 
 /// What the reader hands the controller.
-pub enum Input<T> {
+enum Input<T> {
     /// A line the protocol parsed, with the stop token taken when it was
     /// read and the time it arrived.
     Line {
@@ -35,20 +35,40 @@ pub struct Parsed<T> {
     pub last: bool,
 }
 
-/// Starts the reader thread on `input`: each line goes through `parse`
-/// (`None`: nothing to answer, as a blank line), and the requests come out
-/// of the returned channel in order.
-pub fn spawn<R, T, F>(input: R, signal: StopSignal, parse: F) -> io::Result<Receiver<Input<T>>>
+/// Runs a daemon: the reader thread on `input` sends each line through
+/// `parse` (`None`: nothing to answer, as a blank line), and `answer`
+/// takes the requests in order, with the stop token taken when each was
+/// read and its arrival time, until it returns `false` or input ends.
+pub fn serve<R, T, F>(
+    input: R,
+    parse: F,
+    mut answer: impl FnMut(T, StopToken, Instant) -> io::Result<bool>,
+) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     T: Send + 'static,
     F: Fn(Line) -> Option<Parsed<T>> + Send + 'static,
 {
     let (tx, rx) = unbounded();
+    let signal = StopSignal::new();
     thread::Builder::new()
         .name("reader".into())
         .spawn(move || read_lines(input, tx, signal, parse))?;
-    Ok(rx)
+    for input in rx {
+        match input {
+            Input::End => break,
+            Input::Line {
+                request,
+                token,
+                received,
+            } => {
+                if !answer(request, token, received)? {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn read_lines<R, T, F>(mut input: R, tx: Sender<Input<T>>, signal: StopSignal, parse: F)

@@ -25,10 +25,11 @@
 
 use crate::players::Strong;
 use crate::progress::progress;
+use crate::referee::arena::random_opening;
 use crate::rules::{AnyBoard, Game, Move, Position};
 use crate::search::{DISC, Limits, proven_discs};
 pub use crate::shard::Shard;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -118,33 +119,19 @@ fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
 
 /// The opening of game `index`.
 fn opening(cfg: &SelfplayConfig, index: u64) -> Game {
-    let mut game = Game::new(8).expect("8x8 is supported");
-    match &cfg.opening {
-        Opening::Random(plies) => {
-            let mut rng = game_rng(cfg.seed, index);
-            for _ in 0..*plies {
-                let pos = *game.position();
-                if pos.is_game_over() {
-                    break;
-                }
-                let moves = pos.legal_moves(pos.to_move());
-                let mv = if moves.is_empty() {
-                    Move::Pass
-                } else {
-                    Move::Place(moves[rng.random_range(0..moves.len())])
-                };
-                game.play(pos.to_move(), mv).expect("a legal move");
-            }
-        }
+    let mut game = match &cfg.opening {
+        Opening::Random(plies) => random_opening(8, *plies, &mut game_rng(cfg.seed, index)),
         Opening::Prefixes { games, plies } => {
+            let mut game = Game::new(8).expect("8x8 is supported");
             let moves = &games[(index % games.len() as u64) as usize];
             for &mv in moves.iter().take(*plies) {
                 if game.play_next(mv).is_err() {
                     break;
                 }
             }
+            game
         }
-    }
+    };
     // An opening that ends the game leaves nothing to play: cut it back.
     while game.position().is_game_over() {
         game.undo().expect("the start position is not over");
