@@ -96,7 +96,8 @@ pub enum Notation {
     /// The labs' row-column letters: `cd`
     Lab,
     /// GoGui's: upper case, rows counted from the bottom, no column I
-    /// (`D6` on 8x8 is our d3; on 10x10 the ninth column is `J`).
+    /// (`D6` on 8x8 is our d3; on 10x10 the ninth column is `J`; with
+    /// 25 letters left, the 26th column is `AA`).
     GoGui,
 }
 
@@ -111,7 +112,7 @@ impl Notation {
             (Notation::GoGui, Move::Place(sq)) => {
                 let (row, col) = (sq.row as usize, sq.col as usize);
                 let letter = col + usize::from(col >= GOGUI_I);
-                format!("{}{}", (b'A' + letter as u8) as char, n - row)
+                format!("{}{}", gogui_letters(letter), n - row)
             }
         }
     }
@@ -127,10 +128,13 @@ impl Notation {
                 }
                 let col = letter - usize::from(letter > GOGUI_I);
                 if row >= n || col >= n {
-                    let text = format!("{}{}", (b'A' + letter as u8) as char, row + 1);
+                    let text = format!("{}{}", gogui_letters(letter), row + 1);
                     return Err(format!("{text} is off the {n}x{n} board"));
                 }
                 Ok(Move::Place(Square::new(n - 1 - row, col)))
+            }
+            (_, Move::Place(sq)) if sq.col as usize == GOGUI_AA => {
+                Err(format!("AA{} is off the board", sq.row + 1))
             }
             _ => Ok(mv),
         }
@@ -139,6 +143,21 @@ impl Notation {
 
 /// The column of the letter I, which GoGui's coordinates skip.
 const GOGUI_I: usize = 8;
+
+/// GoGui's 26th column, `AA`, as the parser reads it: the letter after
+/// `Z` (no square of ours has this column, so in any other notation the
+/// move is off the board).
+const GOGUI_AA: usize = 26;
+
+/// The column letters of a letter index of the parser's (0 for `A`, 25
+/// for `Z`, [`GOGUI_AA`] for `AA`).
+fn gogui_letters(letter: usize) -> String {
+    if letter == GOGUI_AA {
+        "AA".into()
+    } else {
+        char::from(b'A' + letter as u8).into()
+    }
+}
 
 /// The command line that [`parse_line`] reads back as this command: the
 /// one vocabulary for both sides of the protocol, so that the referee's
@@ -296,7 +315,21 @@ fn seconds(i: &str) -> Res<'_, f64> {
 }
 
 fn game_move(i: &str) -> Res<'_, Move> {
-    map_res(word, |w| parse_move(w, crate::rules::MAX_SIZE)).parse(i)
+    map_res(word, |w| {
+        parse_move(w, crate::rules::MAX_SIZE).or_else(|e| {
+            // GoGui's `AA` column, which only its notation maps to a square.
+            let row = w
+                .get(..2)
+                .filter(|aa| aa.eq_ignore_ascii_case("aa"))
+                .and_then(|_| w.get(2..))
+                .and_then(|row| parse_move(&format!("a{row}"), crate::rules::MAX_SIZE).ok());
+            match row {
+                Some(Move::Place(sq)) => Ok(Move::Place(Square::new(sq.row as usize, GOGUI_AA))),
+                _ => Err(e),
+            }
+        })
+    })
+    .parse(i)
 }
 
 fn no_args(i: &str) -> Res<'_, ()> {

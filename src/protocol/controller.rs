@@ -133,7 +133,11 @@ impl<W: Write> Controller<W> {
             Command::Play(color, mv) => {
                 let mv = self.notation.read(mv, self.n())?;
                 self.check_on_board(mv)?;
-                self.game.play_passing(color, mv).map_err(rules_error)?;
+                let n = self.n();
+                let notation = self.notation;
+                self.game
+                    .play_passing(color, mv)
+                    .map_err(|e| e.describe(|sq| notation.write(Move::Place(sq), n)))?;
                 Ok(String::new())
             }
             Command::Genmove(color) => self.genmove(color, token, received, true),

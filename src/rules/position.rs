@@ -110,22 +110,28 @@ pub enum RulesError {
     NothingToUndo,
 }
 
-impl fmt::Display for RulesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl RulesError {
+    /// The message, with squares named by `name` (a front end's own
+    /// coordinates; [`fmt::Display`] uses the standard names).
+    pub fn describe(&self, name: impl Fn(Square) -> String) -> String {
         match self {
             RulesError::UnsupportedSize(n) => {
-                write!(f, "unsupported board size {n} (even sizes 4 to 26)")
+                format!("unsupported board size {n} (even sizes 4 to 26)")
             }
-            RulesError::OffBoard(sq) => write!(f, "{} is off the board", sq.standard()),
-            RulesError::Occupied(sq) => write!(f, "illegal move: {} is occupied", sq.standard()),
-            RulesError::NoFlips(sq) => {
-                write!(f, "illegal move: {} flips no disc", sq.standard())
-            }
-            RulesError::NotYourTurn(c) => write!(f, "illegal move: {c} is not to move"),
-            RulesError::PassNotAllowed => write!(f, "illegal move: pass while a move is legal"),
-            RulesError::GameOver => write!(f, "game over"),
-            RulesError::NothingToUndo => write!(f, "nothing to undo"),
+            RulesError::OffBoard(sq) => format!("{} is off the board", name(*sq)),
+            RulesError::Occupied(sq) => format!("illegal move: {} is occupied", name(*sq)),
+            RulesError::NoFlips(sq) => format!("illegal move: {} flips no disc", name(*sq)),
+            RulesError::NotYourTurn(c) => format!("illegal move: {c} is not to move"),
+            RulesError::PassNotAllowed => "illegal move: pass while a move is legal".into(),
+            RulesError::GameOver => "game over".into(),
+            RulesError::NothingToUndo => "nothing to undo".into(),
         }
+    }
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(Square::standard))
     }
 }
 
