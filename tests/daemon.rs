@@ -105,7 +105,13 @@ impl Drop for Daemon {
 
 /// Runs the binary on `input` and returns its whole stdout.
 fn run_script(input: &[u8]) -> (Vec<u8>, ExitStatus) {
+    run_script_with(&[], input)
+}
+
+/// Runs `reversi args...` on `input` and returns its whole stdout.
+fn run_script_with(args: &[&str], input: &[u8]) -> (Vec<u8>, ExitStatus) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -186,6 +192,43 @@ fn session_game_records_in_and_out() {
 #[test]
 fn session_gogui_coordinates() {
     session("gogui");
+}
+
+/// Replays a session GoGui 1.6 had with the binary started as `reversi
+/// gtp --size <size> --notation gogui`, captured on the pipe under Xvfb,
+/// and checks every reply byte for byte against what was captured.
+fn gogui_session(name: &str, size: &str) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions/");
+    let input = std::fs::read(format!("{dir}{name}.cmds")).unwrap();
+    let expected = std::fs::read_to_string(format!("{dir}{name}.out")).unwrap();
+    let args = ["gtp", "--size", size, "--notation", "gogui"];
+    let (out, status) = run_script_with(&args, &input);
+    assert_eq!(String::from_utf8(out).unwrap(), expected, "session {name}");
+    assert!(status.success());
+}
+
+/// GoGui's rules engine in an engine-against-engine 6x6 game: the start-up
+/// queries, the first move's replay, and the last replay of the whole
+/// game (GoGui replays the game from `clear_board` after every move), with
+/// Black's pass and the final result. No `boardsize` is ever sent.
+#[test]
+fn gogui_rules_engine_session_6x6() {
+    gogui_session("gogui-ruler-6x6", "6");
+}
+
+/// GoGui's rules engine at the end of an engine-against-engine 26x26
+/// game: the last replay, 672 moves, 26 of them in the `AA` column.
+#[test]
+fn gogui_rules_engine_session_26x26() {
+    gogui_session("gogui-ruler-26x26", "26");
+}
+
+/// GoGui's player in a 10x10 game against a person clicking (the ninth
+/// column is `J`); each `genmove w` GoGui sent is replaced by `play W`
+/// of the move the engine answered, so the session replays exactly.
+#[test]
+fn gogui_player_session_10x10() {
+    gogui_session("gogui-player-10x10", "10");
 }
 
 /// Commands that must be refused without changing anything.
