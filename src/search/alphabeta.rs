@@ -34,6 +34,13 @@ use std::time::Duration;
 /// 291-66-243 (54.0% +- 3.8, +28 Elo) in 600 games at 100 ms a move.
 /// (An earlier 100-game match had both 1.0 and 2.0 even with 1.5.)
 const PROBCUT_T: f64 = 1.0;
+/// The shallowest remaining depth at which a node uses the table. A node
+/// one ply from the leaves is cheaper to search again than to look up
+/// (the probe is a cache miss): without it there, and with each child's
+/// bucket prefetched while the moves are ordered, the bench's middle-game
+/// positions reach depth 14 about 13% sooner (2.4% more nodes), and 1,200
+/// games at 100 ms a move gave 571-129-500 (53.0% +- 2.7, +21 Elo).
+const TT_MIN_DEPTH: i32 = 2;
 /// Nodes between two looks at the clock and the stop token on an n x n
 /// board: about every 1,024 nodes on 8x8, more often on larger boards
 /// where a node costs more, so that a stop is seen within a millisecond or so.
@@ -263,8 +270,9 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         }
 
         let key = board.hash_key();
+        let use_tt = depth >= TT_MIN_DEPTH;
         let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key) {
+        if use_tt && let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv.filter(|&m| moves.contains(m));
             if hit.depth >= depth
                 && let Some(score) = hit.cutoff(alpha, beta)
@@ -324,8 +332,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             }
         }
         let bound = Bound::of(best, alpha0, beta);
-        let mv = (bound != Bound::Upper).then_some(best_move);
-        self.tt.store(key, depth, best, bound, mv);
+        if use_tt {
+            let mv = (bound != Bound::Upper).then_some(best_move);
+            self.tt.store(key, depth, best, bound, mv);
+        }
         best
     }
 
@@ -385,8 +395,12 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             if Some(sq) == tt_move {
                 key = i32::MAX;
             } else if depth >= self.reply_order_depth {
-                let replies = board.play(sq).moves().count() as i32;
-                key -= replies * 64;
+                let child = board.play(sq);
+                // Its bucket loads while the other moves are ordered.
+                if depth > TT_MIN_DEPTH {
+                    self.tt.prefetch(child.hash_key());
+                }
+                key -= child.moves().count() as i32 * 64;
             }
             scored.push((key, sq));
         }
