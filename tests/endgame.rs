@@ -38,9 +38,9 @@ fn minimax<B: Board>(b: &B) -> i32 {
 
 /// The exact score, and the engine's best move (`None` when it must pass).
 fn solve(board: &Bitboard) -> (Option<usize>, i32) {
-    let mut tt = TranspositionTable::new(4);
+    let tt = TranspositionTable::new(4);
     let limits = Limits::unlimited();
-    let score = Solver::new(&mut tt, &limits).solve(board, -65, 65);
+    let score = Solver::new(&tt, &limits).solve(board, -65, 65);
     let pos = Position::from_board(
         reversi::rules::AnyBoard::Eight(*board),
         reversi::rules::Color::Black,
@@ -118,9 +118,9 @@ proptest! {
     fn solver_windows_bound_the_value(seed in any::<u64>(), empties in 4u32..=12, a in -64i32..64) {
         let board: Bitboard = random_position(8, empties, seed).board_as();
         let exact = solve(&board).1;
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let limits = Limits::unlimited();
-        let s = Solver::new(&mut tt, &limits).solve(&board, a, a + 1);
+        let s = Solver::new(&tt, &limits).solve(&board, a, a + 1);
         prop_assert_eq!(s > a, exact > a, "null window at {}: {} vs {}", a, s, exact);
     }
 
@@ -158,10 +158,10 @@ fn small_boards_are_searched_exactly_to_the_end() {
             }
             let wide: WideBoard = pos.board_as();
             let expected = minimax(&wide);
-            let mut tt = TranspositionTable::new(4);
+            let tt = TranspositionTable::new(4);
             let limits = Limits::unlimited();
             let eval = reversi::search::Heuristic::new(n);
-            let mut search = reversi::search::Search::new(n, &mut tt, &eval, &limits);
+            let mut search = reversi::search::Search::new(n, &tt, &eval, &limits);
             let it = search.run(&wide, |_| {});
             assert!(it.exact, "{n}x{n} seed {seed}");
             assert_eq!(reversi::search::proven_discs(it.score), Some(expected));
@@ -185,9 +185,9 @@ fn a_stopped_search_counts_its_unfinished_iteration() {
         std::thread::sleep(Duration::from_millis(300));
         stop.stop();
     });
-    let mut tt = TranspositionTable::new(8);
+    let tt = TranspositionTable::new(8);
     let eval = reversi::search::Heuristic::new(12);
-    let mut search = Search::new(12, &mut tt, &eval, &limits);
+    let mut search = Search::new(12, &tt, &eval, &limits);
     let mut reported = None;
     let start = Instant::now();
     let it = search.run(&board, |it| reported = Some((it.nodes, it.elapsed)));
@@ -241,16 +241,16 @@ fn selective_solves_leave_the_exact_one_exact() {
     for seed in 0..40 {
         let board: Bitboard = random_position(8, 16, seed).board_as();
         let exact = solve(&board).1;
-        let mut tt = TranspositionTable::new(4);
+        let tt = TranspositionTable::new(4);
         let selective = board
-            .solve_exact(&mut tt, &limits, -INFINITY, INFINITY, SELECTIVE_LEVELS)
+            .solve_exact(&tt, &limits, -INFINITY, INFINITY, SELECTIVE_LEVELS)
             .unwrap();
         assert!(!selective.stopped);
         let guess = proven_discs(selective.score).expect("a finished-game score");
         wrong += usize::from(guess != exact);
         let root = tt.probe(board.hash_key()).expect("the root is stored");
         assert_eq!(root.depth, 16 - SELECTIVE_LEVELS as i32, "seed {seed}");
-        let after = Solver::new(&mut tt, &limits).solve(&board, -65, 65);
+        let after = Solver::new(&tt, &limits).solve(&board, -65, 65);
         assert_eq!(after, exact, "seed {seed}: selective guess {guess}");
     }
     // The guesses are wrong often enough for the check above to mean
@@ -315,8 +315,8 @@ fn a_midgame_search_hands_finished_game_windows_to_the_solver() {
     // two minutes at 22 plies; with the solver, well under a second.
     let board: Bitboard = ffo("fforum-40-59.obf").pop().unwrap().position.board_as();
     let (score, nodes) = within_two_minutes("a 22-ply search of FFO #59", move |limits| {
-        let mut tt = TranspositionTable::new(64);
-        let mut search = Search::new(8, &mut tt, PatternEval::builtin(), &limits);
+        let tt = TranspositionTable::new(64);
+        let mut search = Search::new(8, &tt, PatternEval::builtin(), &limits);
         // ProbCut at 1.5 deviations, as when this case was found: at the
         // default 1.0 the search prunes the proving line and never asks.
         search.set_probcut(Some(1.5));
@@ -357,9 +357,9 @@ fn fixed_depth_searches_without_probcut_match_plain_negamax() {
     for seed in 1..13u64 {
         let board: Bitboard = random_position(8, 44 - seed as u32, seed * 104_729).board_as();
         for depth in 1..=4 {
-            let mut tt = TranspositionTable::new(1);
+            let tt = TranspositionTable::new(1);
             let limits = Limits::unlimited();
-            let mut search = Search::new(8, &mut tt, eval, &limits);
+            let mut search = Search::new(8, &tt, eval, &limits);
             search.set_probcut(None);
             assert_eq!(
                 search.value_at(&board, depth),

@@ -55,7 +55,7 @@ impl Strong {
         all_exact: bool,
         report: &mut dyn FnMut(&Iteration),
     ) -> Iteration {
-        let mut search = Search::new(n, &mut self.tt, eval, limits);
+        let mut search = Search::new(n, &self.tt, eval, limits);
         search.set_all_exact(all_exact);
         search.run(&board, |it| {
             report(it);

@@ -79,7 +79,7 @@ pub(super) struct RootMove {
 
 /// A search of one position.
 pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
-    pub(super) tt: &'a mut TranspositionTable,
+    pub(super) tt: &'a TranspositionTable,
     pub(super) eval: &'a E,
     pub(super) limits: &'a Limits,
     /// Value of each square for move ordering.
@@ -107,7 +107,7 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
 
 impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// A search for boards of side `n` using `tt`, `eval` and `limits`.
-    pub fn new(n: usize, tt: &'a mut TranspositionTable, eval: &'a E, limits: &'a Limits) -> Self {
+    pub fn new(n: usize, tt: &'a TranspositionTable, eval: &'a E, limits: &'a Limits) -> Self {
         Search {
             tt,
             eval,

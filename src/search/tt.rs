@@ -5,6 +5,7 @@
 
 use super::score::WIN;
 use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +65,7 @@ impl Hit {
 
 const NO_MOVE: u16 = u16::MAX;
 
-/// One slot: 16 bytes.
+/// A slot's content, as read from or written to a [`Slot`].
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
@@ -79,11 +80,58 @@ struct Entry {
 }
 
 impl Entry {
+    /// Everything but the key, in one word.
+    fn data(&self) -> u64 {
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.mv as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.meta as u64) << 56
+    }
+
+    fn from_data(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            mv: (data >> 32) as u16,
+            depth: (data >> 48) as u8,
+            meta: (data >> 56) as u8,
+        }
+    }
+
     fn used(&self) -> bool {
         self.meta & 3 != 0
     }
     fn generation(&self) -> u8 {
         self.meta >> 2
+    }
+}
+
+/// One slot: 16 bytes, read and written by any number of search threads
+/// without a lock. It holds the data and the key XOR the data: a slot that
+/// two threads wrote at once (one's data, the other's check) reads back
+/// with a key that matches neither position, so it is never taken for
+/// either. Relaxed atomic loads and stores are plain moves on x86-64: one
+/// thread pays nothing for this.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::from_data(self.check.load(Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn save(&self, entry: Entry) {
+        let data = entry.data();
+        self.data.store(data, Relaxed);
+        self.check.store(entry.key ^ data, Relaxed);
     }
 }
 
@@ -125,18 +173,20 @@ fn decode(coded: i16) -> i32 {
 /// or older one.
 const BUCKET: usize = 2;
 
-/// A fixed-size table of two-slot buckets indexed by position key.
+/// A fixed-size table of two-slot buckets indexed by position key,
+/// shared by reference: probes and stores take `&self`, so several search
+/// threads can use one table (see [`Slot`]).
 pub struct TranspositionTable {
     /// The allocation: the table proper starts at `start`, where the
     /// memory is aligned for huge pages.
-    memory: Vec<Entry>,
+    memory: Vec<Slot>,
     start: usize,
     len: usize,
     buckets_mask: usize,
-    generation: u8,
+    generation: AtomicU8,
     /// Whether anything was stored since the table was made or cleared
     /// (clearing an unused table would touch all of its pages).
-    dirty: bool,
+    dirty: AtomicBool,
 }
 
 /// The size of a huge page (x86-64 Linux).
@@ -159,20 +209,20 @@ impl TranspositionTable {
     /// GUI that sends it at once paid for with a shallow search.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
-        let entry = std::mem::size_of::<Entry>();
+        let entry = std::mem::size_of::<Slot>();
         let buckets = (bytes / (BUCKET * entry)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         let len = buckets * BUCKET;
         // Room to align the table proper to a huge page.
         let capacity = len + HUGE_PAGE / entry;
-        let layout = Layout::array::<Entry>(capacity).expect("a table of at most a few GB");
+        let layout = Layout::array::<Slot>(capacity).expect("a table of at most a few GB");
         // SAFETY: the layout has a non-zero size; the pointer, if not null,
         // is a fresh allocation of the global allocator with exactly the
-        // layout `Vec<Entry>` uses for `capacity` entries, so the vector
-        // may own (and free) it; all-zero bytes are a valid `Entry` (plain
-        // integers), so all `capacity` entries are initialised.
+        // layout `Vec<Slot>` uses for `capacity` slots, so the vector
+        // may own (and free) it; all-zero bytes are a valid `Slot` (two
+        // atomic integers), so all `capacity` slots are initialised.
         let memory = unsafe {
-            let ptr = alloc_zeroed(layout).cast::<Entry>();
+            let ptr = alloc_zeroed(layout).cast::<Slot>();
             if ptr.is_null() {
                 handle_alloc_error(layout);
             }
@@ -188,19 +238,19 @@ impl TranspositionTable {
             start,
             len,
             buckets_mask: buckets - 1,
-            generation: 0,
-            dirty: false,
+            generation: AtomicU8::new(0),
+            dirty: AtomicBool::new(false),
         }
     }
 
     /// The table's slots.
     #[inline]
-    fn slots(&self) -> &[Entry] {
+    fn slots(&self) -> &[Slot] {
         &self.memory[self.start..self.start + self.len]
     }
 
     #[inline]
-    fn slots_mut(&mut self) -> &mut [Entry] {
+    fn slots_mut(&mut self) -> &mut [Slot] {
         &mut self.memory[self.start..self.start + self.len]
     }
 
@@ -211,24 +261,32 @@ impl TranspositionTable {
 
     /// Forgets everything (a new game or a new board size).
     pub fn clear(&mut self) {
-        if self.dirty {
-            self.slots_mut().fill(Entry::default());
-            self.dirty = false;
+        if *self.dirty.get_mut() {
+            self.wipe();
         }
-        self.generation = 0;
+        *self.generation.get_mut() = 0;
     }
 
     /// Writes every slot, so that the memory is mapped now rather than on
     /// first use: benchmarks call it so that page faults (0.5 s for a
     /// 256 MB table here) are not counted in their first search.
     pub fn commit(&mut self) {
-        self.slots_mut().fill(Entry::default());
-        self.dirty = false;
+        self.wipe();
+    }
+
+    /// Empties every slot (plain stores: no search holds the table).
+    fn wipe(&mut self) {
+        for slot in self.slots_mut() {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
+        *self.dirty.get_mut() = false;
     }
 
     /// Marks the start of a new search: older entries are replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 0x3F;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Relaxed) + 1) & 0x3F;
+        self.generation.store(next, Relaxed);
     }
 
     #[inline]
@@ -245,10 +303,10 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let entry = &self.slots()[self.bucket(key)];
+            let slot = &self.slots()[self.bucket(key)];
             // SAFETY: a prefetch only hints the cache; it reads nothing and
             // cannot fault, and the pointer is to a live slot anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const Entry).cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const Slot).cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -258,7 +316,8 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
-        self.slots()[b..b + BUCKET].iter().find_map(|e| {
+        self.slots()[b..b + BUCKET].iter().find_map(|slot| {
+            let e = slot.load();
             (e.used() && e.key == key).then(|| Hit {
                 mv: (e.mv != NO_MOVE).then_some(e.mv as usize),
                 lower: (e.lower != NO_LOWER).then(|| decode(e.lower)),
@@ -272,12 +331,16 @@ impl TranspositionTable {
     /// slot, else the slot from an older search or with the shallower depth.
     /// A bound for the same key and depth joins the bound already there.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, mv: Option<usize>) {
+    pub fn store(&self, key: u64, depth: i32, score: i32, bound: Bound, mv: Option<usize>) {
         let b = self.bucket(key);
-        self.dirty = true;
-        let generation = self.generation;
+        // Read before written: the flag's cache line stays shared.
+        if !self.dirty.load(Relaxed) {
+            self.dirty.store(true, Relaxed);
+        }
+        let generation = self.generation.load(Relaxed);
         let depth = depth.clamp(0, 255) as u8;
-        let bucket = &mut self.slots_mut()[b..b + BUCKET];
+        let slots = &self.slots()[b..b + BUCKET];
+        let bucket: [Entry; BUCKET] = std::array::from_fn(|i| slots[i].load());
         let same = bucket.iter().position(|e| e.key == key && e.used());
         let victim = same.unwrap_or_else(|| {
             (0..BUCKET)
@@ -308,20 +371,20 @@ impl TranspositionTable {
             (Bound::Upper, Some(c)) => (NO_LOWER, c),
             (_, None) => (NO_LOWER, NO_UPPER),
         };
-        bucket[victim] = Entry {
+        slots[victim].save(Entry {
             key,
             lower,
             upper,
             mv,
             depth,
             meta: (generation << 2) | 1,
-        };
+        });
     }
 }
 
 /// Asks the kernel to back `bytes` bytes from `start` (aligned to
 /// [`HUGE_PAGE`]) with huge pages; a refusal only costs speed.
-fn advise_huge_pages(start: *const Entry, bytes: usize) {
+fn advise_huge_pages(start: *const Slot, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: madvise only changes how the kernel backs the pages of
@@ -360,7 +423,7 @@ mod tests {
 
     #[test]
     fn bounds_of_one_depth_are_kept_together() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let win = WIN + 6 * 100;
         tt.store(7, 20, -win, Bound::Lower, None);
         tt.store(7, 20, win, Bound::Upper, None);
@@ -390,10 +453,46 @@ mod tests {
         }
         assert_eq!(code(2 * WIN), None);
         assert_eq!(code(WIN / 2), None);
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(9, 3, 2 * WIN, Bound::Lower, Some(4));
         let hit = tt.probe(9).unwrap();
         assert_eq!((hit.lower, hit.upper, hit.mv), (None, None, Some(4)));
+    }
+
+    /// Threads storing different positions into the same bucket at once
+    /// never read back another position's result as their own: a slot
+    /// torn between two writers fails its check.
+    #[test]
+    fn threads_sharing_a_bucket_never_read_a_wrong_result() {
+        let tt = TranspositionTable::new(1);
+        // Keys that differ only below the bucket bits share one bucket.
+        let keys: Vec<u64> = (1..=4).map(|i| (0xABCD << 20) | (i * 0x1111)).collect();
+        let expected = |key: u64| {
+            (
+                (key % 1000) as i32,
+                (key % 50) as i32 + 1,
+                key as usize % 64,
+            )
+        };
+        std::thread::scope(|scope| {
+            for &key in &keys {
+                let (tt, keys) = (&tt, &keys);
+                scope.spawn(move || {
+                    let (score, depth, mv) = expected(key);
+                    for _ in 0..200_000 {
+                        tt.store(key, depth, score, Bound::Exact, Some(mv));
+                        for &other in keys {
+                            if let Some(hit) = tt.probe(other) {
+                                let (s, d, m) = expected(other);
+                                assert_eq!(hit.lower, Some(s));
+                                assert_eq!(hit.upper, Some(s));
+                                assert_eq!((hit.depth, hit.mv), (d, Some(m)));
+                            }
+                        }
+                    }
+                });
+            }
+        });
     }
 
     #[test]

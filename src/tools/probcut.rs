@@ -181,7 +181,7 @@ pub fn measure_endgame(
     let range = ENDGAME_FIRST..=ENDGAME_FIRST + 4 * ENDGAME_BANDS as u32 - 1;
     sample_positions(games, range, per_game, seed, progress, |empties, board| {
         tt.clear();
-        let exact = Solver::new(&mut tt, &limits).solve(board, -65, 65);
+        let exact = Solver::new(&tt, &limits).solve(board, -65, 65);
         let shallow = (0..=ENDGAME_MAX_DEPTH)
             .map(|depth| searched_value(&mut tt, board, depth))
             .collect();

@@ -115,9 +115,9 @@ fn solve_with(
             let AnyBoard::Eight(board) = problem.position.board() else {
                 unreachable!("8x8 checked above")
             };
-            let mut tt = TranspositionTable::new(1);
+            let tt = TranspositionTable::new(1);
             let limits = Limits::unlimited();
-            let mut solver = EndgameSolver::new(&mut tt, &limits);
+            let mut solver = EndgameSolver::new(&tt, &limits);
             (Move::Pass, solver.solve(&board, -65, 65), solver.nodes())
         }
     };

@@ -174,11 +174,11 @@ pub fn collect(
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut tt = TranspositionTable::new(32);
+                    let tt = TranspositionTable::new(32);
                     let limits = Limits::unlimited();
                     part.iter()
                         .map(|moves| {
-                            let mut solver = Solver::new(&mut tt, &limits);
+                            let mut solver = Solver::new(&tt, &limits);
                             let s = game_samples(moves, cfg.solve_empties, &mut solver)
                                 .unwrap_or_default();
                             tick();
@@ -500,9 +500,9 @@ mod tests {
         // A full game from the WTHOR file: solve at 14 empties.
         let line = "1977 f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1 34-30";
         let moves = parse_game(line).unwrap();
-        let mut tt = TranspositionTable::new(4);
+        let tt = TranspositionTable::new(4);
         let limits = Limits::unlimited();
-        let mut solver = Solver::new(&mut tt, &limits);
+        let mut solver = Solver::new(&tt, &limits);
         let samples = game_samples(&moves, 14, &mut solver).unwrap();
         // One position for each of 60 to 1 empties, but for the two
         // passes (at 7 and 4 empties).

@@ -54,7 +54,7 @@ pub trait Endgame: Board {
     /// score, cheaper the higher the level.
     fn solve_exact(
         &self,
-        tt: &mut TranspositionTable,
+        tt: &TranspositionTable,
         limits: &Limits,
         alpha: i32,
         beta: i32,
@@ -77,7 +77,7 @@ impl Endgame for Bitboard {
 
     fn solve_exact(
         &self,
-        tt: &mut TranspositionTable,
+        tt: &TranspositionTable,
         limits: &Limits,
         alpha: i32,
         beta: i32,
@@ -100,7 +100,7 @@ impl<const W: usize> Endgame for crate::rules::WideBoard<W> {
 
     fn solve_exact(
         &self,
-        _: &mut TranspositionTable,
+        _: &TranspositionTable,
         _: &Limits,
         _: i32,
         _: i32,

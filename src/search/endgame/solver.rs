@@ -113,7 +113,7 @@ pub(super) fn child_key(player: u64, opponent: u64, sq: usize, flips: u64) -> u6
 /// The exact solver with its counters; shares the search's table.
 pub struct Solver<'a> {
     eval: &'static PatternEval,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     limits: &'a Limits,
     nodes: u64,
     clock: ClockPoll,
@@ -129,7 +129,7 @@ pub(super) const POLL: u64 = 4096;
 
 impl<'a> Solver<'a> {
     /// A solver using `tt` and stopping on `limits`.
-    pub fn new(tt: &'a mut TranspositionTable, limits: &'a Limits) -> Solver<'a> {
+    pub fn new(tt: &'a TranspositionTable, limits: &'a Limits) -> Solver<'a> {
         Solver {
             eval: PatternEval::builtin(),
             tt,
