@@ -2,35 +2,13 @@
 //! bounded with a clear message (exit status 2, nothing written), and the
 //! tools end on inputs that once made them loop or abort.
 
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Runs `reversi args...` with `stdin` as input; the process is killed if
-/// it runs longer than a minute (only a hang fails that).
+use std::process::{Command, Output, Stdio};
+
+/// Runs `reversi args...` with `stdin` as input (killed after a minute).
 fn reversi(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.as_bytes().to_vec();
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        let _ = input.write_all(&data);
-    });
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("reversi {args:?} did not end");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    writer.join().unwrap();
-    child.wait_with_output().unwrap()
+    common::run(args, stdin.as_bytes())
 }
 
 /// Asserts that `reversi args` fails with status 2 and a message

@@ -10,8 +10,8 @@
 mod common;
 
 use proptest::prelude::*;
-use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin, ExitStatus};
 use std::sync::mpsc::Receiver;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -105,27 +105,8 @@ impl Drop for Daemon {
 
 /// Runs the binary on `input` and returns its whole stdout.
 fn run_script(input: &[u8]) -> (Vec<u8>, ExitStatus) {
-    run_script_with(&[], input)
-}
-
-/// Runs `reversi args...` on `input` and returns its whole stdout.
-fn run_script_with(args: &[&str], input: &[u8]) -> (Vec<u8>, ExitStatus) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let mut out = Vec::new();
-    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
-    writer.join().unwrap();
-    (out, child.wait().unwrap())
+    let out = common::run(&[], input);
+    (out.stdout, out.status)
 }
 
 /// Runs the protocol loop in this process on `input` (its end is the end
@@ -142,18 +123,23 @@ fn run_in_process(input: &[u8]) -> String {
     String::from_utf8(out).expect("replies are UTF-8")
 }
 
-fn session(name: &str) {
+/// A session's commands and the replies expected, from
+/// `tests/data/sessions/<name>.cmds` and `.out`.
+fn session_files(name: &str) -> (Vec<u8>, String) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions/");
     let input = std::fs::read(format!("{dir}{name}.cmds")).unwrap();
     let expected = std::fs::read_to_string(format!("{dir}{name}.out")).unwrap();
+    (input, expected)
+}
+
+fn session(name: &str) {
+    let (input, expected) = session_files(name);
     assert_eq!(run_in_process(&input), expected, "session {name}");
 }
 
 #[test]
 fn a_session_through_the_binary_is_the_same_as_in_process() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions/");
-    let input = std::fs::read(format!("{dir}play.cmds")).unwrap();
-    let expected = std::fs::read_to_string(format!("{dir}play.out")).unwrap();
+    let (input, expected) = session_files("play");
     let (out, status) = run_script(&input);
     assert_eq!(String::from_utf8(out).unwrap(), expected);
     assert!(status.success());
@@ -198,13 +184,14 @@ fn session_gogui_coordinates() {
 /// gtp --size <size> --notation gogui`, captured on the pipe under Xvfb,
 /// and checks every reply byte for byte against what was captured.
 fn gogui_session(name: &str, size: &str) {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sessions/");
-    let input = std::fs::read(format!("{dir}{name}.cmds")).unwrap();
-    let expected = std::fs::read_to_string(format!("{dir}{name}.out")).unwrap();
-    let args = ["gtp", "--size", size, "--notation", "gogui"];
-    let (out, status) = run_script_with(&args, &input);
-    assert_eq!(String::from_utf8(out).unwrap(), expected, "session {name}");
-    assert!(status.success());
+    let (input, expected) = session_files(name);
+    let out = common::run(&["gtp", "--size", size, "--notation", "gogui"], &input);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        expected,
+        "session {name}"
+    );
+    assert!(out.status.success());
 }
 
 /// GoGui's rules engine in an engine-against-engine 6x6 game: the start-up

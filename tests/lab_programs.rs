@@ -4,26 +4,13 @@
 //! handouts describe the C programs (a `char board[26][26]`, eight
 //! direction checks), independent of the library.
 
+mod common;
+
 use proptest::prelude::*;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// Runs `reversi <args>` with `input` on stdin; returns (stdout, status).
 fn run(args: &[&str], input: &str) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run(args, input.as_bytes());
     (
         String::from_utf8(out.stdout).unwrap(),
         out.status.code().unwrap_or(-1),

@@ -269,10 +269,11 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             return solved.score;
         }
 
-        let key = board.hash_key();
-        let use_tt = depth >= TT_MIN_DEPTH;
+        let tt_key = (depth >= TT_MIN_DEPTH).then(|| board.hash_key());
         let mut tt_move = None;
-        if use_tt && let Some(hit) = self.tt.probe(key) {
+        if let Some(key) = tt_key
+            && let Some(hit) = self.tt.probe(key)
+        {
             tt_move = hit.mv.filter(|&m| moves.contains(m));
             if hit.depth >= depth
                 && let Some(score) = hit.cutoff(alpha, beta)
@@ -332,7 +333,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             }
         }
         let bound = Bound::of(best, alpha0, beta);
-        if use_tt {
+        if let Some(key) = tt_key {
             let mv = (bound != Bound::Upper).then_some(best_move);
             self.tt.store(key, depth, best, bound, mv);
         }

@@ -1,9 +1,42 @@
 //! What the tests that drive the real binary over pipes share.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, ChildStdin, Command, Stdio};
+// Each test crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
+use std::time::Duration;
+
+/// Runs `reversi args...` on `input` to its end and returns what it wrote
+/// and how it ended; the process is killed if it runs longer than a
+/// minute (only a hang fails that).
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let pid = child.id().to_string();
+    let (tx, rx) = channel();
+    thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let Ok(output) = rx.recv_timeout(Duration::from_secs(60)) else {
+        let _ = Command::new("kill").args(["-9", &pid]).status();
+        panic!("reversi {args:?} did not end");
+    };
+    writer.join().unwrap();
+    output.expect("output read")
+}
 
 /// Starts `reversi args...` with stdin and stdout piped (stderr dropped)
 /// and a thread that reads its output line by line: `group` gets each
