@@ -52,13 +52,21 @@ struct DaemonArgs {
     /// Hash table size in MB, 1 to 4096.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
     hash: u64,
+    /// Search threads, 1 to 256 (GTP: `set threads`). Default 1: two
+    /// engines in a match each get a core, and fixed-depth moves are
+    /// reproducible.
+    #[arg(long, default_value_t = 1, value_parser = threads())]
+    threads: u64,
 }
 
 impl DaemonArgs {
     fn options(&self) -> engine::Options {
         engine::Options {
             player: self.player.clone(),
-            hash_mb: self.hash as usize,
+            resources: engine::Resources {
+                hash_mb: self.hash as usize,
+                threads: self.threads as usize,
+            },
             move_time: self.movetime.map(Duration::from_millis),
             depth: self.depth,
         }
@@ -163,6 +171,9 @@ enum Command {
         /// position).
         #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
         hash: u64,
+        /// Search threads, 1 to 256 (default: every core of the machine).
+        #[arg(long, value_parser = threads())]
+        threads: Option<u64>,
         /// Number of the first position (default: from the file name).
         #[arg(long)]
         first: Option<usize>,
@@ -246,6 +257,10 @@ enum Command {
         /// clock.
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=60))]
         nboard_depth: u32,
+        /// Search threads of each built-in player, 1 to 256 (external
+        /// engines choose their own).
+        #[arg(long, default_value_t = 1, value_parser = threads())]
+        threads: u64,
     },
     /// Puts the `--results` files of a match's shards together and prints
     /// the whole match's tables.
@@ -271,7 +286,7 @@ enum Command {
         #[arg(long, default_value_t = 0.05, value_parser = share)]
         holdout: f64,
         /// Solver threads (1 to 256).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        #[arg(long, default_value_t = 2, value_parser = threads())]
         threads: u64,
         /// Use only the first N games.
         #[arg(long)]
@@ -325,7 +340,7 @@ enum Command {
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=24))]
         exact_empties: u32,
         /// Threads (1 to 256).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        #[arg(long, default_value_t = 2, value_parser = threads())]
         threads: u64,
     },
     /// Merges self-play shard files into one, every game once, in game
@@ -358,7 +373,12 @@ enum Command {
     },
     /// Searches a fixed set of positions to fixed depths (table cleared):
     /// the total node count changes only when the search does.
-    Bench,
+    Bench {
+        /// Search threads (1 to 256); with 1, the node total is the
+        /// reference a change of the search is checked against.
+        #[arg(long, default_value_t = 1, value_parser = threads())]
+        threads: u64,
+    },
     /// Prints the help of `reversi` or of one of its subcommands.
     Help {
         /// The subcommand.
@@ -390,6 +410,18 @@ const MAX_COUNT: u64 = 100_000_000;
 /// A count option: 1 to [`MAX_COUNT`].
 fn count() -> clap::builder::RangedU64ValueParser {
     clap::value_parser!(u64).range(1..=MAX_COUNT)
+}
+
+/// A threads option: 1 to [`players::MAX_THREADS`].
+fn threads() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(1..=players::MAX_THREADS as u64)
+}
+
+/// The cores this process may use (1 when the system cannot say).
+fn all_cores() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(players::MAX_THREADS)
 }
 
 /// A time option in milliseconds: `least` to the longest time any limit
@@ -436,6 +468,7 @@ fn main() -> ExitCode {
         movetime: None,
         depth: None,
         hash: DEFAULT_HASH_MB as u64,
+        threads: 1,
     };
     let gtp = Command::Gtp {
         daemon,
@@ -495,7 +528,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             player,
             move_time_ms,
         } => {
-            let mut computer = Engine::new(&player, DEFAULT_HASH_MB)?;
+            let mut computer = Engine::new(&player, engine::Resources::default())?;
             let move_time = Duration::from_millis(move_time_ms);
             lab::run_lab8(io::stdin().lock(), out, wording, &mut computer, move_time)?;
         }
@@ -517,7 +550,15 @@ fn run(command: Command) -> anyhow::Result<()> {
             };
             latency::run(&cfg, out)?;
         }
-        Command::Solve { file, hash, first } => solve::run(&file, hash as usize, first, out)?,
+        Command::Solve {
+            file,
+            hash,
+            threads,
+            first,
+        } => {
+            let threads = threads.map_or_else(all_cores, |t| t as usize);
+            solve::run(&file, hash as usize, threads, first, out)?
+        }
         Command::Probcut {
             max_depth,
             games,
@@ -531,9 +572,9 @@ fn run(command: Command) -> anyhow::Result<()> {
             io::stdin().lock(),
             out,
         )?,
-        Command::Bench => {
+        Command::Bench { threads } => {
             let mut written = Ok(());
-            let results = bench::run(|r| {
+            let results = bench::run(threads as usize, |r| {
                 if written.is_ok() {
                     written = writeln!(out, "{}", bench::row(r));
                 }
@@ -612,6 +653,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             shard,
             results,
             nboard_depth,
+            threads,
         } => {
             let config = MatchConfig {
                 size,
@@ -625,6 +667,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                 max_plies,
                 seed,
                 nboard_depth,
+                threads: threads as usize,
             };
             let files = MatchFiles {
                 records: records.as_deref(),

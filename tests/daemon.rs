@@ -10,6 +10,8 @@
 mod common;
 
 use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use std::process::{Child, ChildStdin, ExitStatus};
 use std::sync::mpsc::Receiver;
@@ -428,6 +430,39 @@ fn first_move(reply: &str) -> bool {
     ["d3", "c4", "f5", "e6"]
         .iter()
         .any(|m| reply == format!("= {m}\n\n"))
+}
+
+#[test]
+fn several_search_threads_stop_at_any_moment_and_none_is_left_running() {
+    let mut d = Daemon::start();
+    for refused in [
+        "set threads 0",
+        "set threads 257",
+        "set threads 99999999999999999999",
+    ] {
+        assert!(d.ask(refused).starts_with("? "), "{refused}");
+    }
+    assert_eq!(d.ask("set threads 4"), "=\n\n");
+    let idle = d.threads();
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    for size in [8, 26] {
+        assert_eq!(d.ask(&format!("boardsize {size}")), "=\n\n");
+        d.ask("set movetime 60000");
+        let legal = d.ask("legal b");
+        for _ in 0..6 {
+            d.send("reg_genmove b");
+            thread::sleep(Duration::from_micros(rng.random_range(0..30_000)));
+            d.send("stop");
+            let reply = d.reply();
+            let mv = reply.trim_start_matches("= ").trim();
+            assert!(
+                legal.split_whitespace().any(|m| m == mv),
+                "{reply} not in {legal}"
+            );
+            assert_eq!(d.reply(), "=\n\n");
+            assert_eq!(d.threads(), idle, "{size}x{size}: a search thread was left");
+        }
+    }
 }
 
 #[test]

@@ -58,11 +58,24 @@ fn solve(board: &Bitboard) -> (Option<usize>, i32) {
 
 #[test]
 fn ffo_1_to_19_are_solved_exactly() {
-    let mut solver = ObfSolver::new(16).unwrap();
+    let mut solver = ObfSolver::new(16, 1).unwrap();
     for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
         let s = solver.solve(p, i + 1).unwrap();
         assert_eq!(s.agrees, Some(true), "FFO #{}: {:?}", i + 1, s);
     }
+}
+
+#[test]
+fn several_threads_solve_ffo_1_to_19_to_the_same_scores() {
+    // Three threads on this two-core machine kind: helpers that lag and
+    // write the table while the main thread reads it.
+    let mut solver = ObfSolver::new(16, 3).unwrap();
+    for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
+        let s = solver.solve(p, i + 1).unwrap();
+        assert_eq!(s.agrees, Some(true), "FFO #{}: {:?}", i + 1, s);
+    }
+    assert!(ObfSolver::new(16, 0).is_err());
+    assert!(ObfSolver::new(16, 257).is_err());
 }
 
 /// A position reached by random moves from the start, with `empties` left.
@@ -158,14 +171,18 @@ fn small_boards_are_searched_exactly_to_the_end() {
             }
             let wide: WideBoard = pos.board_as();
             let expected = minimax(&wide);
-            let tt = TranspositionTable::new(4);
+            let mut tt = TranspositionTable::new(4);
             let limits = Limits::unlimited();
             let eval = reversi::search::Heuristic::new(n);
-            let mut search = reversi::search::Search::new(n, &tt, &eval, &limits);
-            let it = search.run(&wide, |_| {});
-            assert!(it.exact, "{n}x{n} seed {seed}");
-            assert_eq!(reversi::search::proven_discs(it.score), Some(expected));
-            assert_eq!(-minimax(&wide.play(it.best)), expected, "best move is best");
+            // One thread, then the main thread and two helpers.
+            for helpers in [0, 2] {
+                tt.clear();
+                let mut search = reversi::search::Search::new(n, &tt, &eval, &limits);
+                let it = search.run_parallel(&wide, helpers, |_| {});
+                assert!(it.exact, "{n}x{n} seed {seed}");
+                assert_eq!(reversi::search::proven_discs(it.score), Some(expected));
+                assert_eq!(-minimax(&wide.play(it.best)), expected, "best move is best");
+            }
         }
     }
 }
@@ -204,8 +221,11 @@ fn a_stopped_search_counts_its_unfinished_iteration() {
 
 #[test]
 fn stopped_searches_still_return_legal_moves() {
-    let mut player = Strong::new(8);
-    for n in [8, 12, 26] {
+    // One thread, and three (helpers that may still be starting when
+    // the stop comes).
+    for (n, threads) in [(8, 1), (12, 1), (26, 1), (8, 3), (12, 3), (26, 3)] {
+        let mut player = Strong::new(8);
+        player.set_threads(threads);
         for (i, micros) in [0u64, 10, 100, 1_000, 5_000].into_iter().enumerate() {
             let pos = random_position(n, (n * n - 10 - 7 * i) as u32, micros + n as u64);
             if !pos.has_moves(pos.to_move()) {

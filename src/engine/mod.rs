@@ -13,7 +13,9 @@
 
 mod clock;
 
-pub use crate::players::{Analysis, DEFAULT_HASH_MB, Decision, MAX_HASH_MB, MoveScore};
+pub use crate::players::{
+    Analysis, DEFAULT_HASH_MB, Decision, MAX_HASH_MB, MAX_THREADS, MoveScore,
+};
 pub use clock::Clock;
 
 use crate::players::{self, Evaluation, Greedy, Player, UnknownPlayer};
@@ -41,6 +43,7 @@ enum Job {
     Evaluate(Box<Task>),
     NewGame,
     SetHash(usize),
+    SetThreads(usize),
 }
 
 /// What the player found for a task.
@@ -117,6 +120,7 @@ impl Worker {
                         }
                         Job::NewGame => player.new_game(),
                         Job::SetHash(mb) => player.set_hash_mb(mb),
+                        Job::SetThreads(n) => player.set_threads(n),
                     }
                 }
             })
@@ -140,12 +144,31 @@ pub const DEFAULT_PLAYER: &str = "strong";
 /// A daemon's time per move until the user sets one or a clock.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 
+/// What a player may use: its hash table's size and its search threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resources {
+    pub hash_mb: usize,
+    pub threads: usize,
+}
+
+impl Default for Resources {
+    /// One thread: two engines in a match on a shared machine each get a
+    /// core, and a search's node counts (and so its moves at a fixed
+    /// depth) are reproducible.
+    fn default() -> Self {
+        Resources {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+        }
+    }
+}
+
 /// How a front end sets up its engine: what a GUI that only runs a
 /// command line can choose (`reversi gtp --player ... --movetime ...`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub player: String,
-    pub hash_mb: usize,
+    pub resources: Resources,
     /// A chosen time per move; `None` leaves the default, which does not
     /// cut a player whose own depth defines its answer.
     pub move_time: Option<Duration>,
@@ -157,7 +180,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             player: DEFAULT_PLAYER.into(),
-            hash_mb: DEFAULT_HASH_MB,
+            resources: Resources::default(),
             move_time: None,
             depth: None,
         }
@@ -175,7 +198,7 @@ impl Options {
 
     /// The engine these options describe.
     pub fn engine(&self) -> Result<Engine, UnknownPlayer> {
-        Engine::new(&self.player, self.hash_mb)
+        Engine::new(&self.player, self.resources)
     }
 }
 
@@ -194,15 +217,16 @@ pub struct Engine {
     /// Which board sides the player plays (index n).
     sizes: [bool; crate::rules::MAX_SIZE + 1],
     depth_defined: bool,
-    hash_mb: usize,
+    resources: Resources,
     next_ticket: u64,
 }
 
 impl Engine {
-    /// An engine running the player called `player` with a `hash_mb` MB table.
-    pub fn new(player: &str, hash_mb: usize) -> Result<Engine, UnknownPlayer> {
+    /// An engine running the player called `player` with `resources`.
+    pub fn new(player: &str, resources: Resources) -> Result<Engine, UnknownPlayer> {
         let mut built = players::build(player)?;
-        built.set_hash_mb(hash_mb);
+        built.set_hash_mb(resources.hash_mb);
+        built.set_threads(resources.threads);
         let sizes = std::array::from_fn(|n| built.supports(n));
         let depth_defined = built.depth_defined();
         Ok(Engine {
@@ -210,7 +234,7 @@ impl Engine {
             player: player.to_string(),
             sizes,
             depth_defined,
-            hash_mb,
+            resources,
             next_ticket: 0,
         })
     }
@@ -231,9 +255,9 @@ impl Engine {
         self.depth_defined
     }
 
-    /// The hash table size the player was given, in MB.
-    pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+    /// The hash table size and threads the player was given.
+    pub fn resources(&self) -> Resources {
+        self.resources
     }
 
     /// Tells the player a new game starts.
@@ -243,8 +267,14 @@ impl Engine {
 
     /// Resizes the player's hash table.
     pub fn set_hash_mb(&mut self, megabytes: usize) {
-        self.hash_mb = megabytes;
+        self.resources.hash_mb = megabytes;
         self.send(Job::SetHash(megabytes));
+    }
+
+    /// Sets the player's search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.resources.threads = threads;
+        self.send(Job::SetThreads(threads));
     }
 
     fn send(&mut self, job: Job) {
@@ -264,7 +294,7 @@ impl Engine {
             "the {} player stopped answering; restarting it",
             self.player
         );
-        if let Ok(fresh) = Engine::new(&self.player, self.hash_mb) {
+        if let Ok(fresh) = Engine::new(&self.player, self.resources) {
             let ticket = self.next_ticket;
             self.worker.abandon();
             *self = fresh;

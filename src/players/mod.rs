@@ -13,7 +13,7 @@ pub use greedy::{Greedy, greedy_index};
 pub use norvig::Norvig;
 pub use simple::{First, Random};
 pub use smart::{Smarter, Smartest, smarter_index, smartest_index};
-pub use strong::{DEFAULT_HASH_MB, MAX_HASH_MB, Strong, describe};
+pub use strong::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS, Strong, describe};
 pub use weights::{Weights, evaluate as weights_eval};
 
 use crate::rules::{Move, Position};
@@ -70,6 +70,8 @@ pub trait Player: Send {
     fn new_game(&mut self) {}
     /// Resizes its hash table, for players that have one.
     fn set_hash_mb(&mut self, _megabytes: usize) {}
+    /// Searches on `threads` threads from now on, for players that can.
+    fn set_threads(&mut self, _threads: usize) {}
 }
 
 /// A player's static evaluation of a position.

@@ -18,10 +18,16 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// The largest table any front end accepts, in MB: a sixth of this
 /// machine kind's memory, so that two engines and a match fit beside it.
 pub const MAX_HASH_MB: usize = 4096;
+/// The most search threads any front end accepts: far more than the
+/// machines engines run on have cores, few enough that a typing error
+/// does not start thousands of threads.
+pub const MAX_THREADS: usize = 256;
 
 /// The strong engine.
 pub struct Strong {
     tt: TranspositionTable,
+    /// Threads a search runs on (at least 1).
+    threads: usize,
 }
 
 impl Default for Strong {
@@ -35,6 +41,7 @@ impl Strong {
     pub fn new(hash_mb: usize) -> Strong {
         Strong {
             tt: TranspositionTable::new(hash_mb),
+            threads: 1,
         }
     }
 
@@ -46,7 +53,7 @@ impl Strong {
     /// Searches `board` (side `n`) within `limits` with `eval`; the last
     /// finished iteration. With `all_exact`, every root move gets an exact
     /// score at each depth, not just the best one.
-    fn search<B: Endgame, E: Evaluator<B>>(
+    fn search<B: Endgame + Sync, E: Evaluator<B> + Sync>(
         &mut self,
         board: B,
         n: usize,
@@ -57,7 +64,7 @@ impl Strong {
     ) -> Iteration {
         let mut search = Search::new(n, &self.tt, eval, limits);
         search.set_all_exact(all_exact);
-        search.run(&board, |it| {
+        search.run_parallel(&board, self.threads - 1, |it| {
             report(it);
             log::debug!(
                 "depth {} move {} score {} nodes {} time {:.3}s",
@@ -247,6 +254,10 @@ impl Player for Strong {
 
     fn set_hash_mb(&mut self, megabytes: usize) {
         self.tt = TranspositionTable::new(megabytes);
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
     }
 }
 

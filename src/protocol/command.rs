@@ -82,6 +82,7 @@ pub enum Setting {
     MoveTime(u64),
     Depth(u64),
     Hash(u64),
+    Threads(u64),
     Notation(Notation),
 }
 
@@ -211,6 +212,7 @@ impl fmt::Display for Command {
                 Setting::MoveTime(ms) => write!(f, "{name} movetime {ms}"),
                 Setting::Depth(d) => write!(f, "{name} depth {d}"),
                 Setting::Hash(mb) => write!(f, "{name} hash {mb}"),
+                Setting::Threads(n) => write!(f, "{name} threads {n}"),
                 Setting::Notation(n) => write!(
                     f,
                     "{name} notation {}",
@@ -414,6 +416,7 @@ fn setting(i: &str) -> Res<'_, Setting> {
         map(number("movetime"), Setting::MoveTime),
         map(number("depth"), Setting::Depth),
         map(number("hash"), Setting::Hash),
+        map(number("threads"), Setting::Threads),
         map(
             preceded(
                 (tag_no_case("notation"), space1),
@@ -578,7 +581,7 @@ pub static COMMANDS: &[Spec] = &[
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",
-        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set notation standard|upper|lab|gogui",
+        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui",
         |i| whole(i, setting).map(Command::Set)
     ),
     spec!(
@@ -731,6 +734,7 @@ mod tests {
             any::<u64>().prop_map(Setting::MoveTime),
             any::<u64>().prop_map(Setting::Depth),
             any::<u64>().prop_map(Setting::Hash),
+            any::<u64>().prop_map(Setting::Threads),
             prop_oneof![
                 Just(Notation::Standard),
                 Just(Notation::Upper),

@@ -4,7 +4,7 @@
 
 use super::Startup;
 use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
-use crate::engine::{Clock, Engine, MAX_HASH_MB, Options};
+use crate::engine::{Clock, Engine, MAX_HASH_MB, MAX_THREADS, Options};
 use crate::players::Evaluation;
 use crate::rules::{
     Color, Game, Move, Position, RulesError, Square, ggf, is_supported_size, parse_move, printable,
@@ -470,7 +470,7 @@ impl<W: Write> Controller<W> {
         match setting {
             Setting::Player(name) => {
                 let mut engine =
-                    Engine::new(&name, self.engine.hash_mb()).map_err(|e| e.to_string())?;
+                    Engine::new(&name, self.engine.resources()).map_err(|e| e.to_string())?;
                 engine.check_size(self.n()).map_err(|e| e.to_string())?;
                 engine.new_game();
                 self.engine = engine;
@@ -490,6 +490,10 @@ impl<W: Write> Controller<W> {
                 return Err(format!("hash must be 1 to {MAX_HASH_MB} MB"));
             }
             Setting::Hash(mb) => self.engine.set_hash_mb(mb as usize),
+            Setting::Threads(n) if n == 0 || n > MAX_THREADS as u64 => {
+                return Err(format!("threads must be 1 to {MAX_THREADS}"));
+            }
+            Setting::Threads(n) => self.engine.set_threads(n as usize),
             Setting::Notation(n) => self.notation = n,
         }
         Ok(String::new())

@@ -104,6 +104,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// The midgame depth NBoard engines are given (`set depth`).
     pub nboard_depth: u32,
+    /// Search threads of each built-in player.
+    pub threads: usize,
 }
 
 impl MatchConfig {
@@ -687,6 +689,7 @@ pub fn tables(names: &[String], results: &[GameResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Resources;
 
     #[test]
     fn scores_and_elo() {
@@ -712,9 +715,10 @@ mod tests {
             max_plies: None,
             seed: 1,
             nboard_depth: 60,
+            threads: 1,
         };
-        let mut a = Contestant::new("strong", 60).unwrap();
-        let mut b = Contestant::new("strong", 60).unwrap();
+        let mut a = Contestant::new("strong", 60, Resources::default()).unwrap();
+        let mut b = Contestant::new("strong", 60, Resources::default()).unwrap();
         let outcome = play_game([&mut a, &mut b], &config, 0);
         assert!(outcome.forfeit.is_none(), "{:?}", outcome.forfeit);
         assert!(outcome.record.end.is_game_over());

@@ -4,7 +4,7 @@
 
 use super::client::{ClientError, GtpClient};
 use super::nboard::NboardClient;
-use crate::engine::{Clock, DEFAULT_HASH_MB, Engine, UnsupportedSize};
+use crate::engine::{Clock, Engine, Resources, UnsupportedSize};
 use crate::players::UnknownPlayer;
 use crate::protocol::Command;
 use crate::rules::{Color, Game, Move, parse_move, printable};
@@ -153,8 +153,12 @@ impl Contestant {
     /// A player from its name: `cmd:<command line>` for an external engine
     /// speaking GTP (our protocol), `nboard:<command line>` for one
     /// speaking NBoard (played at midgame depth `nboard_depth`), otherwise
-    /// a built-in player name.
-    pub fn new(spec: &str, nboard_depth: u32) -> Result<Contestant, UnknownPlayer> {
+    /// a built-in player name (given `resources`).
+    pub fn new(
+        spec: &str,
+        nboard_depth: u32,
+        resources: Resources,
+    ) -> Result<Contestant, UnknownPlayer> {
         let kind = if let Some(command) = spec.strip_prefix("cmd:") {
             Kind::External {
                 command: command.to_string(),
@@ -167,7 +171,7 @@ impl Contestant {
                 client: None,
             }
         } else {
-            Kind::Builtin(Engine::new(spec, DEFAULT_HASH_MB)?)
+            Kind::Builtin(Engine::new(spec, resources)?)
         };
         Ok(Contestant {
             name: spec.to_string(),

@@ -7,6 +7,7 @@
 
 use super::arena::{self, GameResult, MatchConfig};
 use super::contestant::Contestant;
+use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
 use crate::players::UnknownPlayer;
 use crate::progress::progress;
@@ -78,7 +79,13 @@ pub fn run_match(
     }
     let mut players = names
         .iter()
-        .map(|n| Contestant::new(n, config.nboard_depth))
+        .map(|n| {
+            let resources = Resources {
+                threads: config.threads,
+                ..Resources::default()
+            };
+            Contestant::new(n, config.nboard_depth, resources)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     for p in &players {
         p.check_size(config.size)?;

@@ -154,9 +154,8 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     }
 
     /// The root moves in search order (the table's move first), with no
-    /// score yet; starts a new search of the table.
+    /// score yet.
     pub(super) fn root_moves(&mut self, board: &B) -> Vec<RootMove> {
-        self.tt.new_search();
         let moves = board.moves();
         assert!(!moves.is_empty(), "search needs a legal move");
         let tt_move = self.tt.probe(board.hash_key()).and_then(|h| h.mv);

@@ -145,7 +145,13 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
     /// and time; if even depth 1 could not finish, the best-ordered move
     /// with no score (`None` from `report`'s point of view, and `depth` 0
     /// here).
-    pub fn run(&mut self, board: &B, mut report: impl FnMut(&Iteration)) -> Iteration {
+    pub fn run(&mut self, board: &B, report: impl FnMut(&Iteration)) -> Iteration {
+        self.tt.new_search();
+        self.deepen(board, report)
+    }
+
+    /// [`Search::run`] on a table whose search has started.
+    pub(super) fn deepen(&mut self, board: &B, mut report: impl FnMut(&Iteration)) -> Iteration {
         let start = Instant::now();
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
@@ -234,7 +240,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
     /// the time: at 400 ms a move, the moves chosen at 22-24 empties of
     /// 300 held-out WTHOR positions lost 0.80 discs on average against
     /// perfect play; going on with midgame iterations instead, 0.55.
-    fn solve_may_finish(&self, empties: u32, start: Instant) -> bool {
+    pub(super) fn solve_may_finish(&self, empties: u32, start: Instant) -> bool {
         let Some(hard) = self.limits.hard else {
             return true;
         };
@@ -262,7 +268,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
     /// that, this return is what keeps the iteration short (a WTHOR
     /// position at 32 empties whose 15-ply iteration fails high on a
     /// wipe-out: solved in 12 ms with it, a 1 s move used up without it).
-    fn aspirate(
+    pub(super) fn aspirate(
         &mut self,
         board: &B,
         depth: i32,

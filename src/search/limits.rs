@@ -32,6 +32,7 @@ impl StopSignal {
         StopToken {
             job: Arc::new(AtomicBool::new(false)),
             external: Some((self.0.clone(), self.0.load(Ordering::SeqCst))),
+            parent: None,
         }
     }
 }
@@ -43,6 +44,9 @@ impl StopSignal {
 pub struct StopToken {
     job: Arc<AtomicBool>,
     external: Option<(Arc<AtomicU64>, u64)>,
+    /// The token this one was made from ([`StopToken::child`]): raising
+    /// it stops this one too.
+    parent: Option<Arc<StopToken>>,
 }
 
 impl Default for StopToken {
@@ -57,6 +61,18 @@ impl StopToken {
         StopToken {
             job: Arc::new(AtomicBool::new(false)),
             external: None,
+            parent: None,
+        }
+    }
+
+    /// A token raised with this one, that can also be raised alone: a
+    /// search's helper threads stop when the search is stopped and when
+    /// its main thread is done.
+    pub fn child(&self) -> StopToken {
+        StopToken {
+            job: Arc::new(AtomicBool::new(false)),
+            external: None,
+            parent: Some(Arc::new(self.clone())),
         }
     }
 
@@ -73,6 +89,7 @@ impl StopToken {
                 .external
                 .as_ref()
                 .is_some_and(|(count, seen)| count.load(Ordering::Relaxed) != *seen)
+            || self.parent.as_ref().is_some_and(|p| p.is_raised())
     }
 }
 
@@ -183,6 +200,11 @@ impl ClockPoll {
         }
     }
 
+    /// The same interval, the first look at node 0.
+    pub(crate) fn restarted(&self) -> ClockPoll {
+        ClockPoll::new(self.interval, 0)
+    }
+
     /// Whether the count `nodes` has reached the next look (which then
     /// moves on).
     #[inline]
@@ -221,6 +243,21 @@ mod tests {
         let hard = limits.hard.expect("a deadline");
         assert!(hard <= Instant::now() + MAX_TIME);
         assert_eq!(limits.soft, limits.hard);
+    }
+
+    #[test]
+    fn a_child_stops_with_its_parent_but_not_the_other_way() {
+        let signal = StopSignal::new();
+        let parent = signal.token();
+        let (a, b) = (parent.child(), parent.child());
+        a.stop();
+        assert!(a.is_raised() && !b.is_raised() && !parent.is_raised());
+        signal.raise();
+        assert!(b.is_raised() && parent.is_raised());
+        let parent = StopToken::new();
+        let child = parent.child();
+        parent.stop();
+        assert!(child.is_raised());
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod deepening;
 mod endgame;
 mod eval;
 mod limits;
+mod parallel;
 pub mod pattern;
 mod score;
 mod tt;

@@ -3,7 +3,7 @@
 //! search does (a check that a change meant to be pure speed is), and the
 //! nodes per second measure speed.
 
-use crate::players::Strong;
+use crate::players::{Player, Strong};
 use crate::rules::obf::Problem;
 use crate::rules::{Game, Move, Position, parse_move, split_move_list};
 use crate::search::Limits;
@@ -116,12 +116,14 @@ pub struct BenchResult {
     pub time: Duration,
 }
 
-/// Searches every position to its depth with a fresh 64 MB table.
-pub fn run(mut each: impl FnMut(&BenchResult)) -> Vec<BenchResult> {
+/// Searches every position to its depth with a fresh 64 MB table, on
+/// `threads` threads.
+pub fn run(threads: usize, mut each: impl FnMut(&BenchResult)) -> Vec<BenchResult> {
     positions()
         .into_iter()
         .map(|b| {
             let mut player = Strong::new(64);
+            player.set_threads(threads);
             let limits = Limits {
                 depth: Some(b.depth),
                 ..Limits::unlimited()

@@ -5,7 +5,7 @@
 //! 1-8) and the board after it is written to `<name>-<NN+1>` beside it.
 //! Nothing is written when anything is wrong.
 
-use crate::engine::{Clock, DEFAULT_HASH_MB, Engine};
+use crate::engine::{Clock, Engine, Resources};
 use crate::rules::{Color, Move, Position, Square, printable};
 use crate::search::{MAX_TIME, StopToken, bounded_secs};
 use std::path::{Path, PathBuf};
@@ -143,7 +143,7 @@ pub fn file_move(
         Action::Human(sq) => Move::Place(sq),
         Action::Computer(seconds) => {
             let player = format!("weights:{}", seconds.min(MAX_TIME.as_secs_f64()));
-            let mut engine = Engine::new(&player, DEFAULT_HASH_MB)
+            let mut engine = Engine::new(&player, Resources::default())
                 .map_err(|_| FileMoveError::BadAction(seconds.to_string()))?;
             let limits = Clock::per_move(bounded_secs(seconds)).limits(
                 &pos,

@@ -2,7 +2,7 @@
 //! and prints, per position, the best move, the score, the work done and
 //! whether it agrees with the file.
 
-use crate::players::{MAX_HASH_MB, Player, Strong};
+use crate::players::{MAX_HASH_MB, MAX_THREADS, Player, Strong};
 use crate::rules::obf::{ObfError, Problem};
 use crate::rules::{AnyBoard, Move, Square};
 use crate::search::{Limits, Solver as EndgameSolver, TranspositionTable, proven_discs};
@@ -21,6 +21,8 @@ pub enum SolveError {
     NoPositions(String),
     #[error("hash must be 1 to {MAX_HASH_MB} MB")]
     Hash,
+    #[error("threads must be 1 to {MAX_THREADS}")]
+    Threads,
     #[error("only 8x8 problems can be solved")]
     NotEight,
     #[error("the search did not reach the end")]
@@ -73,12 +75,17 @@ pub struct ObfSolver {
 }
 
 impl ObfSolver {
-    /// A solver with a table of `hash_mb` MB (1 to [`MAX_HASH_MB`]).
-    pub fn new(hash_mb: usize) -> Result<ObfSolver, SolveError> {
+    /// A solver with a table of `hash_mb` MB (1 to [`MAX_HASH_MB`]),
+    /// searching on `threads` threads (1 to [`MAX_THREADS`]).
+    pub fn new(hash_mb: usize, threads: usize) -> Result<ObfSolver, SolveError> {
         if !(1..=MAX_HASH_MB).contains(&hash_mb) {
             return Err(SolveError::Hash);
         }
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(SolveError::Threads);
+        }
         let mut engine = Strong::new(hash_mb);
+        engine.set_threads(threads);
         engine.commit_table();
         Ok(ObfSolver { engine })
     }
@@ -139,6 +146,7 @@ fn solve_with(
 pub fn run(
     path: &str,
     hash_mb: usize,
+    threads: usize,
     first: Option<usize>,
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
@@ -152,7 +160,7 @@ pub fn run(
         return Err(SolveError::NoPositions(path.into()));
     }
     let first = first.unwrap_or_else(|| first_number(path));
-    let mut solver = ObfSolver::new(hash_mb)?;
+    let mut solver = ObfSolver::new(hash_mb, threads)?;
     writeln!(out, "{}", header())?;
     out.flush()?;
     let mut solutions = Vec::new();
