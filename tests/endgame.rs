@@ -327,6 +327,29 @@ fn a_forced_finish_found_in_the_midgame_is_left_to_the_solver() {
 }
 
 #[test]
+fn a_depth_limit_without_a_clock_is_not_exceeded_for_a_forced_finish() {
+    // Black wipes White out with f4: a forced finish at one ply, 52
+    // empties from the end. With a clock the solver would go straight to
+    // it; with only a depth limit an exact solve from that far could run
+    // for hours on a less trivial finish, so the limit holds.
+    let mut game = reversi::rules::Game::new(8).unwrap();
+    for mv in reversi::rules::split_move_list("d3c3b3d2e1d6d7e3") {
+        game.play_next(reversi::rules::parse_move(&mv, 8).unwrap())
+            .unwrap();
+    }
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::unlimited()
+    };
+    let it = Strong::new(4)
+        .search_position(game.position(), &limits)
+        .unwrap();
+    assert_eq!(proven_discs(it.score), Some(64));
+    assert!(it.depth <= 3 && !it.exact, "{it:?}");
+    assert_eq!(Square::from_index(it.best, 8).to_string(), "f4");
+}
+
+#[test]
 fn a_midgame_search_hands_finished_game_windows_to_the_solver() {
     // Iterative deepening with no aspiration: from 21 plies one line of
     // FFO #59 proves the wipe-out and the other moves are searched against

@@ -221,11 +221,16 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             }
             // Near the end the solver takes over once it can be expected
             // to finish; once a forced finish shows up, deeper midgame
-            // iterations only cost time: the solver goes straight to it.
+            // iterations only cost time: the solver goes straight to it,
+            // unless a depth limit with no clock is all that bounds the
+            // search: then a forced finish seen at 5 plies meant an exact
+            // solve from 40 empties with nothing to stop it (labelling
+            // WTHOR positions at depth 6 stalled for an hour on such).
             let jump = plan.jump;
+            let bounded_only_by_depth = self.limits.depth.is_some() && self.limits.hard.is_none();
             plan.advance(|next| {
                 B::HAS_SOLVER
-                    && (forced_finish(last.score)
+                    && ((forced_finish(last.score) && !bounded_only_by_depth)
                         || (next + jump > empties && self.solve_may_finish(empties, start)))
             });
         }
