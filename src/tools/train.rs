@@ -12,7 +12,7 @@ use super::{GamesError, progress, read_games as read_game_lines};
 use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move, split_move_list};
 use crate::search::pattern::PatternEval;
 use crate::search::pattern::{Layout, PHASES, SCALE, phase};
-use crate::search::{Limits, Solver, TranspositionTable};
+use crate::search::{DISC, Limits, Search, Solver, TranspositionTable, proven_discs};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -26,6 +26,14 @@ pub enum TrainError {
     Games(#[from] GamesError),
     #[error("truncated sample file")]
     TruncatedCache,
+    #[error(
+        "{path} was not labelled at depth {depth} from {solve_empties} solved empties for these games: remove it to label again"
+    )]
+    LabelsMismatch {
+        path: String,
+        depth: u32,
+        solve_empties: u32,
+    },
     #[error(
         "no positions to train on ({games} games gave {positions} positions, {held_out} held out)"
     )]
@@ -56,11 +64,81 @@ pub struct TrainConfig {
     /// of its own: a phase spans only 4 empties, and its rarer
     /// configurations learn from the neighbouring phases' positions too.
     pub smooth: f32,
+    /// Label the positions before the solved ones by a search instead of
+    /// the game's solved score.
+    pub label: Option<Labels>,
+}
+
+/// How positions before the solved ones are labelled, and where the
+/// labelled samples are kept.
+#[derive(Clone, Debug)]
+pub struct Labels {
+    /// Plies of the search (the compiled-in evaluation at the leaves).
+    pub depth: u32,
+    /// The file of labelled samples: read when it exists, else written.
+    pub file: Option<String>,
+}
+
+/// The labelled samples file: magic, label depth, solved empties (u32
+/// little-endian), then the samples as [`save_samples`] writes them.
+const LABELS_MAGIC: &[u8; 8] = b"RVLAB01\0";
+
+/// `games` with the positions before the solved ones labelled as `label`
+/// says, from its file when that was made with the same settings.
+fn labelled(
+    mut games: Vec<Vec<Sample>>,
+    label: &Labels,
+    cfg: &TrainConfig,
+) -> Result<Vec<Vec<Sample>>, TrainError> {
+    let mut header = LABELS_MAGIC.to_vec();
+    header.extend_from_slice(&label.depth.to_le_bytes());
+    header.extend_from_slice(&cfg.solve_empties.to_le_bytes());
+    if let Some(path) = &label.file
+        && let Ok(bytes) = std::fs::read(path)
+    {
+        let body =
+            bytes
+                .strip_prefix(header.as_slice())
+                .ok_or_else(|| TrainError::LabelsMismatch {
+                    path: path.clone(),
+                    depth: label.depth,
+                    solve_empties: cfg.solve_empties,
+                })?;
+        let read = load_samples(body)?;
+        if read.len() != games.len() {
+            return Err(TrainError::LabelsMismatch {
+                path: path.clone(),
+                depth: label.depth,
+                solve_empties: cfg.solve_empties,
+            });
+        }
+        return Ok(read);
+    }
+    let bar = progress(
+        games.len() as u64,
+        "{bar:40} {pos}/{len} games labelled, {elapsed} (eta {eta})",
+    );
+    relabel(
+        &mut games,
+        label.depth,
+        cfg.solve_empties,
+        cfg.threads,
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    if let Some(path) = &label.file {
+        header.extend(save_samples(&games));
+        std::fs::write(path, header).map_err(|source| TrainError::File {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(games)
 }
 
 /// One training position: the side to move's discs, the other side's, and
 /// the exact final score for the side to move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
     pub player: u64,
     pub opponent: u64,
@@ -195,6 +273,59 @@ pub fn collect(
     })
 }
 
+/// Replaces the target of every position with more than `solve_empties`
+/// empty squares by the score of a `depth`-ply search with the compiled-in
+/// evaluation (on `threads` threads, each taking the next game; the table
+/// is cleared for every game, so a game's labels do not depend on which
+/// thread labels it). `tick` is called once per game.
+///
+/// A position's solved score is the game's result under perfect play
+/// from about 18 empties on, but what was played before that (human
+/// errors of many discs) is in it too: a search's score says what the
+/// position itself is worth. The search is fixed-depth iterative
+/// deepening with no jump to the solver, so that its cost is bounded.
+pub fn relabel(
+    games: &mut [Vec<Sample>],
+    depth: u32,
+    solve_empties: u32,
+    threads: usize,
+    tick: &(dyn Fn() + Sync),
+) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<&mut Vec<Sample>>> =
+        games.iter_mut().map(std::sync::Mutex::new).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut tt = TranspositionTable::new(16);
+                let limits = Limits::unlimited();
+                let eval = PatternEval::builtin();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(slot) = slots.get(i) else { break };
+                    let mut game = slot.lock().expect("one thread per game");
+                    tt.clear();
+                    for s in game.iter_mut().filter(|s| s.empties() > solve_empties) {
+                        let board = Bitboard {
+                            player: s.player,
+                            opponent: s.opponent,
+                        };
+                        let mut search = Search::new(8, &tt, eval, &limits);
+                        let mut score = 0;
+                        for d in 1..=depth as i32 {
+                            score = search.value_at(&board, d).expect("no limit");
+                        }
+                        let discs = proven_discs(score)
+                            .unwrap_or_else(|| (score as f64 / DISC as f64).round() as i32);
+                        s.target = discs.clamp(-64, 64) as i8;
+                    }
+                    tick();
+                }
+            });
+        }
+    });
+}
+
 /// Writes solved games (so that fitting can be repeated without solving
 /// again): per game a u32 count, then per position player, opponent (u64
 /// little-endian) and target (i8).
@@ -285,6 +416,10 @@ pub fn run(
     if let Some(l) = limit {
         per_game.truncate(l);
     }
+    let outcomes = cfg.label.as_ref().map(|_| per_game.clone());
+    if let Some(label) = &cfg.label {
+        per_game = labelled(per_game, label, cfg)?;
+    }
     let games = &per_game;
     let split = ((games.len() as f64) * (1.0 - cfg.holdout)).round() as usize;
     let flat = |g: &[Vec<Sample>]| g.iter().flatten().copied().collect::<Vec<_>>();
@@ -307,6 +442,14 @@ pub fn run(
         eprintln!("epoch {epoch}: training rms error {:.2} discs", mse.sqrt())
     });
     writeln!(out, "{}", report(&weights, &test))?;
+    if let Some(outcomes) = outcomes {
+        let test = flat(&outcomes[split..]);
+        writeln!(
+            out,
+            "against the games' solved scores:\n{}",
+            report(&weights, &test)
+        )?;
+    }
     let bytes = PatternEval::to_bytes(&quantize(&weights));
     std::fs::write(weights_path, bytes).map_err(file_error(weights_path))?;
     writeln!(out, "weights written to {weights_path}")?;
@@ -457,6 +600,7 @@ mod tests {
             seed: 1,
             rate: 1.0,
             smooth,
+            label: None,
         };
         let plain = fit(&[sample; 8], &cfg(0.0), |_, _| {});
         let smooth = fit(&[sample; 8], &cfg(0.5), |_, _| {});
@@ -518,5 +662,64 @@ mod tests {
         // The last move is forced: white's final 30-34.
         assert_eq!(samples[57].target, -4);
         assert!(samples.iter().all(|s| s.target.abs() <= 64));
+    }
+
+    #[test]
+    fn positions_before_the_solved_ones_take_a_search_score_kept_in_a_file() {
+        let line = "1977 f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1 34-30";
+        let tt = TranspositionTable::new(4);
+        let limits = Limits::unlimited();
+        let mut solver = Solver::new(&tt, &limits);
+        let solved = game_samples(&parse_game(line).unwrap(), 14, &mut solver).unwrap();
+        let path = std::env::temp_dir().join(format!("labels-{}.bin", std::process::id()));
+        let file = path.to_str().unwrap().to_string();
+        let _ = std::fs::remove_file(&file);
+        let cfg = TrainConfig {
+            solve_empties: 14,
+            epochs: 1,
+            holdout: 0.0,
+            threads: 2,
+            seed: 1,
+            rate: 1.0,
+            smooth: 0.0,
+            label: None,
+        };
+        let label = Labels {
+            depth: 3,
+            file: Some(file.clone()),
+        };
+        let games = vec![solved.clone(); 3];
+        let made = labelled(games.clone(), &label, &cfg).unwrap();
+        // The reference: each position searched alone, 1 to 3 plies.
+        let eval = PatternEval::builtin();
+        for (got, was) in made[2].iter().zip(&solved) {
+            if was.empties() <= 14 {
+                assert_eq!(got.target, was.target);
+                continue;
+            }
+            let board = Bitboard {
+                player: was.player,
+                opponent: was.opponent,
+            };
+            let tt = TranspositionTable::new(4);
+            let mut search = Search::new(8, &tt, eval, &limits);
+            let score = (1..=3).map(|d| search.value_at(&board, d).unwrap()).last();
+            let discs = (score.unwrap() as f64 / DISC as f64).round() as i8;
+            assert_eq!(got.target, discs, "{} empties", was.empties());
+        }
+        assert_ne!(made[0], solved, "the early positions are labelled anew");
+        assert_eq!(
+            made[0], made[2],
+            "a game's labels are the same on any thread"
+        );
+        // Read back from the file, and refused for other settings.
+        assert_eq!(labelled(games.clone(), &label, &cfg).unwrap(), made);
+        let deeper = Labels {
+            depth: 4,
+            ..label.clone()
+        };
+        let refused = labelled(games, &deeper, &cfg).unwrap_err();
+        assert!(refused.to_string().contains("remove it"), "{refused}");
+        std::fs::remove_file(&file).unwrap();
     }
 }
