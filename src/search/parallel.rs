@@ -1,17 +1,21 @@
 //! The search on several threads: Lazy SMP. Helper threads search the
 //! same root at the same time, each its own iterative deepening, and
-//! share only the transposition table; the main thread's iterations give
-//! the answer, and find the lines the helpers searched already in the
-//! table.
+//! share only the transposition table. The answer is the deepest
+//! finished iteration of any thread.
 //!
 //! Why this design rather than split points (Young Brothers Wait):
 //! - it needs nothing from the node search but a table that threads can
 //!   share (lock-free slots, see [`super::tt`]), so a single thread runs
 //!   exactly the code it ran before and the `bench` node counts stay;
-//! - the helpers are diversified by depth (every other helper searches one
-//!   ply deeper than its iteration count), so that they are usually
-//!   ahead of the main thread and fill the table with the next
-//!   iteration's cutoffs and best moves;
+//! - odd helpers deepen two plies at a time (2, 4, 6, ...), so they run
+//!   ahead of the main thread instead of in step with it: a helper that
+//!   searches the main thread's depth at the same moment only doubles
+//!   the nodes (measured: no gain at all), while one that is ahead fills
+//!   the table with the cutoffs and best moves of the main thread's next
+//!   iteration, or finishes the target depth first;
+//! - a helper's finished iteration deeper than the main thread's last is
+//!   the answer, and a helper that finishes the deepest iteration the
+//!   limits allow (or the exact solve) ends the search at once;
 //! - stop is what it was: every helper polls a child of the search's stop
 //!   token ([`StopToken::child`](super::StopToken::child)), raised when
 //!   the main thread returns, so no helper outlives its search.
@@ -22,10 +26,11 @@
 //!   read-modify-write, so threads never wait on each other; what grows
 //!   with the thread count is cache-line traffic on the buckets near the
 //!   root, and the table filling faster (give it more `hash` with more
-//!   threads: at 32-64 threads the default 64 MB is overwritten within
-//!   a second of search);
+//!   threads: at about 10 M nodes a second per thread, 32 threads write
+//!   more entries in a second than the default 64 MB holds);
 //! - helpers duplicate much of each other's work, so each added thread
-//!   gains less; split points (Young Brothers Wait, as Edax and Egaroucid
+//!   gains less (even helpers deepen one ply at a time like the main
+//!   thread, odd ones two: beyond 2 threads the mix is untested); split points (Young Brothers Wait, as Edax and Egaroucid
 //!   use in the endgame) share the work out instead, at the cost of
 //!   synchronisation in the node search;
 //! - what to measure on such a machine: time to a fixed depth on the
@@ -34,12 +39,11 @@
 //!   per second per thread (memory bandwidth), and a match at equal time
 //!   against the same engine on fewer threads.
 //!
-//! Measured here, 2 threads against 1 (same build, same run): the bench's
-//! middle-game positions at depth 14 take the same time (0.245 s; twice
-//! the nodes); FFO #40-#49 solve 1.17x faster (19.4 s -> 16.5 s wall).
-//! The main thread only gains what the helpers leave in the table; taking
-//! a helper's deeper finished iteration, and split points in the solver,
-//! are the next steps.
+//! Measured here, 2 threads against 1 (same build, alternating runs): the
+//! bench's middle-game positions reach depth 14 in 0.137-0.170 s against
+//! 0.244-0.247 s (1.56x on average); with the helper in step with the main
+//! thread it was 1.0x. The exact solver gains less (FFO #40-#49 about
+//! 1.2-1.3x): split points in the solver are the next step there.
 
 use super::Iteration;
 use super::alphabeta::Search;
@@ -50,42 +54,68 @@ use super::score::{DISC, INFINITY, proven_discs};
 use crate::rules::SquareSet;
 use std::time::Instant;
 
+/// The deepest iteration any helper has finished: (depth, best move,
+/// score, exact).
+type Finished = std::sync::Mutex<Option<(u32, usize, i32, bool)>>;
+
 impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
     /// [`Search::run`] with `helpers` more threads searching beside it
-    /// (none: exactly [`Search::run`]); the answer is the main thread's,
-    /// its node count everyone's.
+    /// (none: exactly [`Search::run`]). The answer is the main thread's
+    /// last iteration, or a helper's if that went deeper; a helper that
+    /// finishes the deepest iteration the limits allow (or the exact one)
+    /// ends the search. The node count is everyone's.
     pub fn run_parallel(
         &mut self,
         board: &B,
         helpers: usize,
         report: impl FnMut(&Iteration),
     ) -> Iteration {
-        if helpers == 0 {
+        if helpers == 0 || self.all_exact {
             return self.run(board, report);
         }
         self.tt.new_search();
-        let done = self.limits.stop.child();
+        let main_limits = Limits {
+            stop: self.limits.stop.child(),
+            ..self.limits.clone()
+        };
+        let done = main_limits.stop.child();
         let helper_limits = Limits {
             stop: done.clone(),
             ..self.limits.clone()
         };
-        std::thread::scope(|scope| {
+        let finished = Finished::default();
+        let mut main = self.helper(&main_limits);
+        let mut last = std::thread::scope(|scope| {
             let handles: Vec<_> = (1..=helpers)
                 .map(|k| {
                     let mut helper = self.helper(&helper_limits);
+                    let (finished, main_stop) = (&finished, &main_limits.stop);
                     scope.spawn(move || {
-                        helper.help(board, k);
+                        helper.help(board, k, finished, main_stop);
                         helper.nodes
                     })
                 })
                 .collect();
-            let mut last = self.deepen(board, report);
+            let mut last = main.deepen(board, report);
             done.stop();
             for h in handles {
                 last.nodes += h.join().expect("a helper thread does not panic");
             }
             last
-        })
+        });
+        self.nodes += last.nodes;
+        let deeper = finished
+            .into_inner()
+            .expect("no helper panics")
+            .filter(|&(depth, ..)| depth > last.depth && !last.exact);
+        if let Some((depth, best, score, exact)) = deeper {
+            last.depth = depth;
+            last.best = best;
+            last.score = score;
+            last.exact = exact;
+            last.root_scores = Vec::new();
+        }
+        last
     }
 
     /// A search with this one's table, evaluation and settings, under
@@ -113,10 +143,12 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
     }
 
     /// Helper `k`'s iterative deepening: to the depth limit, or to the end
-    /// of the game, or until stopped. Odd helpers run one ply ahead. Near
+    /// of the game, or until stopped. Odd helpers deepen two plies at a
+    /// time from 2. Each finished iteration is published in `finished`;
+    /// the last one possible stops the main thread (`main_stop`). Near
     /// the end a helper goes to the exact solve where the main thread
     /// does (see [`Search::run`]), so that both solve.
-    fn help(&mut self, board: &B, k: usize) {
+    fn help(&mut self, board: &B, k: usize, finished: &Finished, main_stop: &super::StopToken) {
         let start = Instant::now();
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
@@ -138,11 +170,24 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             } else {
                 (-INFINITY, INFINITY)
             };
-            match self.aspirate(board, depth_now as i32, window, false, &mut roots) {
-                Some(score) if depth_now < empties => guess = score,
-                _ => return,
+            let Some(score) = self.aspirate(board, depth_now as i32, window, false, &mut roots)
+            else {
+                return;
+            };
+            let exact = depth_now >= empties;
+            let mut deepest = finished.lock().expect("no helper panics");
+            if deepest.is_none_or(|(d, ..)| d < depth_now) {
+                *deepest = Some((depth_now, roots[0].sq, score, exact));
             }
-            depth += 1;
+            drop(deepest);
+            if exact || depth_now >= max_depth {
+                // Nothing deeper to search: the main thread's answer is
+                // this one.
+                main_stop.stop();
+                return;
+            }
+            guess = score;
+            depth += 1 + (k % 2) as u32;
         }
     }
 }
