@@ -104,10 +104,14 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             last
         });
         self.nodes += last.nodes;
+        // A helper's exact solve also beats the main thread's last
+        // iteration at the same depth when that was a selective solve's
+        // or a win/loss/draw guess (FFO #15 answered +8, its selective
+        // guess, for the exact +4 before this).
         let deeper = finished
             .into_inner()
             .expect("no helper panics")
-            .filter(|&(depth, ..)| depth > last.depth && !last.exact);
+            .filter(|&(depth, _, _, exact)| !last.exact && (depth > last.depth || exact));
         if let Some((depth, best, score, exact)) = deeper {
             last.depth = depth;
             last.best = best;
