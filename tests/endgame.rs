@@ -57,22 +57,15 @@ fn solve(board: &Bitboard) -> (Option<usize>, i32) {
 }
 
 #[test]
-fn ffo_1_to_19_are_solved_exactly() {
-    let mut solver = ObfSolver::new(16, 1).unwrap();
-    for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
-        let s = solver.solve(p, i + 1).unwrap();
-        assert_eq!(s.agrees, Some(true), "FFO #{}: {:?}", i + 1, s);
-    }
-}
-
-#[test]
-fn several_threads_solve_ffo_1_to_19_to_the_same_scores() {
+fn ffo_1_to_19_are_solved_exactly_on_one_thread_and_on_three() {
     // Three threads on this two-core machine kind: helpers that lag and
     // write the table while the main thread reads it.
-    let mut solver = ObfSolver::new(16, 3).unwrap();
-    for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
-        let s = solver.solve(p, i + 1).unwrap();
-        assert_eq!(s.agrees, Some(true), "FFO #{}: {:?}", i + 1, s);
+    for threads in [1, 3] {
+        let mut solver = ObfSolver::new(16, threads).unwrap();
+        for (i, p) in ffo("fforum-1-19.obf").iter().enumerate() {
+            let s = solver.solve(p, i + 1).unwrap();
+            assert_eq!(s.agrees, Some(true), "FFO #{} on {threads}: {:?}", i + 1, s);
+        }
     }
     assert!(ObfSolver::new(16, 0).is_err());
     assert!(ObfSolver::new(16, 257).is_err());

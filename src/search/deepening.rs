@@ -15,6 +15,17 @@ use super::score::{DISC, INFINITY, WIN, forced_finish, proven_discs};
 use crate::rules::SquareSet;
 use std::time::{Duration, Instant};
 
+/// How close to the end midgame iterations go before the solver takes
+/// over: [`SOLVER_JUMP`], or [`SOLVER_JUMP_UNLIMITED`] with neither a time
+/// nor a depth limit.
+pub(super) fn solver_jump(limits: &Limits) -> u32 {
+    if limits.hard.is_none() && limits.depth.is_none() {
+        SOLVER_JUMP_UNLIMITED
+    } else {
+        SOLVER_JUMP
+    }
+}
+
 /// What comes next in one decision's iterations, and what the past ones
 /// tell about the time the next will take.
 struct Schedule {
@@ -37,16 +48,11 @@ struct Schedule {
 
 impl Schedule {
     fn new(limits: &Limits, empties: u32, all_exact: bool) -> Schedule {
-        let unlimited = limits.hard.is_none() && limits.depth.is_none();
         Schedule {
             depth: 1,
             empties,
             max_depth: limits.depth.unwrap_or(u32::MAX).max(1),
-            jump: if unlimited {
-                SOLVER_JUMP_UNLIMITED
-            } else {
-                SOLVER_JUMP
-            },
+            jump: solver_jump(limits),
             pending_selective: 0,
             selective: None,
             previous_times: [Duration::ZERO; 2],

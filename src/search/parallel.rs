@@ -47,7 +47,8 @@
 
 use super::Iteration;
 use super::alphabeta::Search;
-use super::endgame::{Endgame, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED};
+use super::deepening::solver_jump;
+use super::endgame::Endgame;
 use super::eval::Evaluator;
 use super::limits::Limits;
 use super::score::{DISC, INFINITY, proven_discs};
@@ -157,11 +158,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
         let max_depth = self.limits.depth.unwrap_or(u32::MAX);
-        let jump = if self.limits.hard.is_none() && self.limits.depth.is_none() {
-            SOLVER_JUMP_UNLIMITED
-        } else {
-            SOLVER_JUMP
-        };
+        let jump = solver_jump(self.limits);
         let mut depth = 1 + (k % 2) as u32;
         let mut guess = 0;
         while depth <= max_depth {

@@ -291,9 +291,7 @@ pub fn relabel(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<&mut Vec<Sample>>> =
-        games.iter_mut().map(std::sync::Mutex::new).collect();
+    let queue = std::sync::Mutex::new(games.iter_mut());
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -301,9 +299,8 @@ pub fn relabel(
                 let limits = Limits::unlimited();
                 let eval = PatternEval::builtin();
                 loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(slot) = slots.get(i) else { break };
-                    let mut game = slot.lock().expect("one thread per game");
+                    let next = queue.lock().expect("no labelling thread panics").next();
+                    let Some(game) = next else { break };
                     tt.clear();
                     for s in game.iter_mut().filter(|s| s.empties() > solve_empties) {
                         let board = Bitboard {
