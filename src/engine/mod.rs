@@ -29,6 +29,11 @@ use std::time::{Duration, Instant};
 /// hand back its move before the engine gives up on it.
 pub const GRACE: Duration = Duration::from_millis(40);
 
+/// How long a change between searches (a new game's cleared table, a new
+/// table of up to [`MAX_HASH_MB`]) may take before the player is taken
+/// for stuck.
+const SETTLE_LIMIT: Duration = Duration::from_secs(30);
+
 /// A position to think about.
 struct Task {
     ticket: u64,
@@ -41,9 +46,16 @@ enum Job {
     Choose(Box<Task>),
     Analyse(Box<Task>),
     Evaluate(Box<Task>),
+    /// A change of the player's state between searches; its ticket comes
+    /// back as [`Reply::Ready`] once done.
+    Settle(u64, Setting),
+}
+
+/// What [`Job::Settle`] changes.
+enum Setting {
     NewGame,
-    SetHash(usize),
-    SetThreads(usize),
+    Hash(usize),
+    Threads(usize),
 }
 
 /// What the player found for a task.
@@ -53,6 +65,8 @@ enum Reply {
     Progress(Analysis),
     Analysis(Option<Analysis>),
     Evaluation(Option<Evaluation>),
+    /// A [`Job::Settle`] is done.
+    Ready,
 }
 
 /// The reply to the job with this ticket.
@@ -118,9 +132,17 @@ impl Worker {
                                 break;
                             }
                         }
-                        Job::NewGame => player.new_game(),
-                        Job::SetHash(mb) => player.set_hash_mb(mb),
-                        Job::SetThreads(n) => player.set_threads(n),
+                        Job::Settle(ticket, setting) => {
+                            match setting {
+                                Setting::NewGame => player.new_game(),
+                                Setting::Hash(mb) => player.set_hash_mb(mb),
+                                Setting::Threads(n) => player.set_threads(n),
+                            }
+                            let reply = Reply::Ready;
+                            if answer_tx.send(Answer { ticket, reply }).is_err() {
+                                break;
+                            }
+                        }
                     }
                 }
             })
@@ -224,19 +246,23 @@ pub struct Engine {
 impl Engine {
     /// An engine running the player called `player` with `resources`.
     pub fn new(player: &str, resources: Resources) -> Result<Engine, UnknownPlayer> {
-        let mut built = players::build(player)?;
+        Ok(Engine::running(players::build(player)?, player, resources))
+    }
+
+    /// An engine running `built` (the player called `player`).
+    fn running(mut built: Box<dyn Player>, player: &str, resources: Resources) -> Engine {
         built.set_hash_mb(resources.hash_mb);
         built.set_threads(resources.threads);
         let sizes = std::array::from_fn(|n| built.supports(n));
         let depth_defined = built.depth_defined();
-        Ok(Engine {
+        Engine {
             worker: Worker::spawn(built),
             player: player.to_string(),
             sizes,
             depth_defined,
             resources,
             next_ticket: 0,
-        })
+        }
     }
 
     /// The current player's name.
@@ -260,24 +286,54 @@ impl Engine {
         self.resources
     }
 
-    /// Tells the player a new game starts.
+    /// Tells the player a new game starts, and returns once it is ready
+    /// (its table cleared, its evaluation loaded).
     pub fn new_game(&mut self) {
-        self.send(Job::NewGame);
+        self.settle(Setting::NewGame);
     }
 
     /// Resizes the player's hash table.
     pub fn set_hash_mb(&mut self, megabytes: usize) {
         self.resources.hash_mb = megabytes;
-        self.send(Job::SetHash(megabytes));
+        self.settle(Setting::Hash(megabytes));
     }
 
     /// Sets the player's search threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.resources.threads = threads;
-        self.send(Job::SetThreads(threads));
+        self.settle(Setting::Threads(threads));
     }
 
-    fn send(&mut self, job: Job) {
+    /// Applies `setting` on the search thread and waits until it is done,
+    /// so that its cost is never charged to the next move's clock: a
+    /// clear of the table and the first load of the evaluation (some
+    /// 100 ms on a busy machine) once ran into the first move of a match
+    /// and past its deadline, and the move was the greedy one. A player
+    /// that does not finish within [`SETTLE_LIMIT`] is restarted.
+    fn settle(&mut self, setting: Setting) {
+        self.next_ticket += 1;
+        let ticket = self.next_ticket;
+        if !self.send(Job::Settle(ticket, setting)) {
+            // The fresh player starts in the state asked for.
+            return;
+        }
+        let limit = after(SETTLE_LIMIT);
+        loop {
+            select! {
+                recv(self.worker.answers) -> answer => match answer {
+                    Ok(a) if a.ticket == ticket => return,
+                    Ok(_) => continue, // a late answer to an abandoned job
+                    Err(_) => break,
+                },
+                recv(limit) -> _ => break,
+            }
+        }
+        self.restart();
+    }
+
+    /// Sends `job` to the search thread; a dead thread is replaced by a
+    /// fresh player and the job dropped (false).
+    fn send(&mut self, job: Job) -> bool {
         let sent = self
             .worker
             .jobs
@@ -286,6 +342,7 @@ impl Engine {
         if !sent {
             self.restart();
         }
+        sent
     }
 
     /// Replaces a dead or stuck player by a fresh one of the same name.
@@ -417,5 +474,57 @@ impl Engine {
         }
         self.restart();
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A player whose new game takes a while to set up, as a large table's
+    /// clear does, and that counts its nodes (the greedy stand-in has none).
+    struct SlowStart;
+
+    const SET_UP: Duration = Duration::from_millis(300);
+
+    impl Player for SlowStart {
+        fn name(&self) -> String {
+            "slow-start".into()
+        }
+        fn choose(&mut self, pos: &Position, _limits: &Limits) -> Move {
+            Move::Place(pos.legal_moves(pos.to_move())[0])
+        }
+        fn decide(&mut self, pos: &Position, limits: &Limits) -> Decision {
+            Decision {
+                mv: self.choose(pos, limits),
+                score: None,
+                nodes: 7,
+            }
+        }
+        fn new_game(&mut self) {
+            thread::sleep(SET_UP);
+        }
+    }
+
+    #[test]
+    fn a_new_game_is_set_up_before_the_next_move_is_timed() {
+        let mut engine = Engine::running(Box::new(SlowStart), "slow-start", Resources::default());
+        let start = Instant::now();
+        engine.new_game();
+        assert!(
+            start.elapsed() >= SET_UP,
+            "new_game returned before the set-up"
+        );
+        // A move with less time than the set-up took is the player's own,
+        // not the greedy stand-in of a player that missed its deadline.
+        let pos = Position::start(8).unwrap();
+        let limits = Limits::unlimited().with_budget_from(
+            Instant::now(),
+            Duration::from_millis(50),
+            Duration::from_millis(50),
+        );
+        let decision = engine.decide(&pos, limits);
+        assert_eq!(decision.nodes, 7);
+        assert_eq!(decision.mv, Move::Place(pos.legal_moves(pos.to_move())[0]));
     }
 }
