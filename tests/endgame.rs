@@ -343,6 +343,27 @@ fn a_depth_limit_without_a_clock_is_not_exceeded_for_a_forced_finish() {
 }
 
 #[test]
+fn a_depth_limit_allows_an_exact_solve_only_a_few_empties_beyond_it() {
+    // FFO #1 has 14 empties: out of reach of depth 9 (9 + 4 < 14), within
+    // reach of depth 10 (10 + 4). The first answers at its depth with a
+    // heuristic score, the second exactly (G8 +18). The old rule solved
+    // from 13 plies before the end whatever the depth.
+    let position = ffo("fforum-1-19.obf")[0].position;
+    let at = |depth| {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::unlimited()
+        };
+        Strong::new(4).search_position(&position, &limits).unwrap()
+    };
+    let shallow = at(9);
+    assert!(!shallow.exact && shallow.depth == 9, "{shallow:?}");
+    let within = at(10);
+    assert!(within.exact && within.depth == 14, "{within:?}");
+    assert_eq!(proven_discs(within.score), Some(18));
+}
+
+#[test]
 fn a_midgame_search_hands_finished_game_windows_to_the_solver() {
     // Iterative deepening with no aspiration: from 21 plies one line of
     // FFO #59 proves the wipe-out and the other moves are searched against

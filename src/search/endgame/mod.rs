@@ -34,7 +34,10 @@ use super::score::{disc_floor, to_table};
 use super::tt::TranspositionTable;
 use crate::rules::{Bitboard, Board};
 
-pub use policy::{SELECTIVE_LEVELS, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED, expected_solve_nodes};
+pub use policy::{
+    DEPTH_LIMIT_SOLVE_SLACK, SELECTIVE_LEVELS, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED,
+    expected_solve_nodes,
+};
 pub use solver::Solver;
 pub use stability::stable_discs;
 

@@ -7,8 +7,9 @@ use crate::search::pattern::SCALE;
 
 /// How close to the end (in plies) the midgame iterations go before the
 /// search jumps to the exact one on boards with a solver, against the
-/// clock or under a depth limit (where it decides which positions a
-/// search of that depth solves: `reversi bench` relies on it). The
+/// clock or under a depth limit (within [`DEPTH_LIMIT_SOLVE_SLACK`] of
+/// it, where it decides which positions a search of that depth solves).
+/// The
 /// midgame iterations fill the table with the moves the solver tries
 /// first near the root. Against the clock they stay short, so that the
 /// solve itself gets the time: [`SOLVER_JUMP_UNLIMITED`] plies lost a
@@ -27,6 +28,13 @@ pub const SOLVER_JUMP: u32 = 14;
 /// where the midgame search's own last plies take over from the solver's
 /// faster ones.
 pub const SOLVER_JUMP_UNLIMITED: u32 = 8;
+
+/// How many more empties than a depth limit an exact solve may start
+/// from under that limit. A solve costs about what a midgame search of
+/// a few plies fewer does (at 200 ms a move the middle game reached 17-23
+/// plies and the solver 21 empties), so a depth limit keeps its meaning:
+/// a bound on the work of every move of a game, as the GUI's level is.
+pub const DEPTH_LIMIT_SOLVE_SLACK: u32 = 4;
 
 /// About how many nodes a first solve of a position with `empties` empty
 /// squares takes, for deciding under a clock whether to start one: a solve
