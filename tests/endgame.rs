@@ -256,7 +256,7 @@ fn selective_solves_leave_the_exact_one_exact() {
         let exact = solve(&board).1;
         let tt = TranspositionTable::new(4);
         let selective = board
-            .solve_exact(&tt, &limits, -INFINITY, INFINITY, SELECTIVE_LEVELS)
+            .solve_exact(&tt, &limits, -INFINITY, INFINITY, SELECTIVE_LEVELS, None)
             .unwrap();
         assert!(!selective.stopped);
         let guess = proven_discs(selective.score).expect("a finished-game score");

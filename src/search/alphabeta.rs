@@ -20,7 +20,7 @@
 //!   when it lies far enough outside the window; the depth saved goes into
 //!   deeper iterations on the lines that matter.
 
-use super::endgame::Endgame;
+use super::endgame::{Endgame, Pool};
 use super::eval::{Evaluator, probcut_depth};
 use super::limits::{ClockPoll, Limits};
 use super::score::{INFINITY, WIN, forced_finish, terminal_score};
@@ -102,6 +102,8 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// The selectivity of the endgame solves: 0 for exact ones, else the
     /// level of the selective solve under way ([`SELECTIVE_LEVELS`](super::SELECTIVE_LEVELS)).
     pub(super) selectivity: u32,
+    /// Helper threads the endgame solver shares its subtrees with.
+    pub(super) pool: Option<&'a Pool>,
     pub(super) _board: std::marker::PhantomData<B>,
 }
 
@@ -122,6 +124,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             probcut: Some(PROBCUT_T),
             partial: None,
             selectivity: 0,
+            pool: None,
             _board: std::marker::PhantomData,
         }
     }
@@ -257,8 +260,14 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         // 36 empties took 10.8 M nodes when the solver had them).
         let proof = (alpha >= WIN / 2 || beta <= -WIN / 2) && 2 * depth >= empties;
         if (depth >= empties || proof)
-            && let Some(solved) =
-                board.solve_exact(self.tt, self.limits, alpha, beta, self.selectivity)
+            && let Some(solved) = board.solve_exact(
+                self.tt,
+                self.limits,
+                alpha,
+                beta,
+                self.selectivity,
+                self.pool,
+            )
         {
             self.nodes += solved.nodes;
             if solved.stopped {

@@ -1,9 +1,13 @@
-//! The search on several threads: Lazy SMP. Helper threads search the
-//! same root at the same time, each its own iterative deepening, and
-//! share only the transposition table. The answer is the deepest
-//! finished iteration of any thread.
+//! The search on several threads: Lazy SMP in the middle game, split
+//! points in the exact solver. Helper threads search the same root at the
+//! same time, each its own iterative deepening, and share only the
+//! transposition table; once a helper's next iteration would be the exact
+//! solve, it serves the main thread's solver instead: a solver node whose
+//! first move did not cut shares its other moves out to idle helpers
+//! (Young Brothers Wait, see `endgame/split.rs`). The answer is
+//! the deepest finished iteration of any thread.
 //!
-//! Why this design rather than split points (Young Brothers Wait):
+//! Why Lazy SMP in the middle game rather than split points:
 //! - it needs nothing from the node search but a table that threads can
 //!   share (lock-free slots, see [`super::tt`]), so a single thread runs
 //!   exactly the code it ran before and the `bench` node counts stay;
@@ -15,24 +19,34 @@
 //!   iteration, or finishes the target depth first;
 //! - a helper's finished iteration deeper than the main thread's last is
 //!   the answer, and a helper that finishes the deepest iteration the
-//!   limits allow (or the exact solve) ends the search at once;
+//!   limits allow ends the search at once;
 //! - stop is what it was: every helper polls a child of the search's stop
 //!   token ([`StopToken::child`](super::StopToken::child)), raised when
 //!   the main thread returns, so no helper outlives its search.
 //!
+//! Why split points in the solver: there Lazy SMP duplicated most of the
+//! work (each helper solved the same position again), and the exact
+//! solve has no deeper iteration for a helper to run ahead to. FFO
+//! #40-#49 on 2 threads took 14.3-15.7 s with Lazy SMP and 9.7-9.9 s with
+//! split points, against 19.6 s on 1 thread (2.0x); the full FFO #40-#59
+//! figures are in the stop notes of issue 33.
+//!
 //! On larger machines (not measured here: this machine kind has 2 cores):
-//! - the table is the only shared state. A probe or store touches one
-//!   64-byte bucket with plain atomic loads and stores, no lock and no
-//!   read-modify-write, so threads never wait on each other; what grows
-//!   with the thread count is cache-line traffic on the buckets near the
-//!   root, and the table filling faster (give it more `hash` with more
-//!   threads: at about 10 M nodes a second per thread, 32 threads write
-//!   more entries in a second than the default 64 MB holds);
-//! - helpers duplicate much of each other's work, so each added thread
-//!   gains less (even helpers deepen one ply at a time like the main
-//!   thread, odd ones two: beyond 2 threads the mix is untested); split points (Young Brothers Wait, as Edax and Egaroucid
-//!   use in the endgame) share the work out instead, at the cost of
-//!   synchronisation in the node search;
+//! - the table is the only state the middle-game threads share. A probe or
+//!   store touches one 64-byte bucket with plain atomic loads and stores,
+//!   no lock and no read-modify-write, so threads never wait on each
+//!   other; what grows with the thread count is cache-line traffic on the
+//!   buckets near the root, and the table filling faster (give it more
+//!   `hash` with more threads: at about 10 M nodes a second per thread, 32
+//!   threads write more entries in a second than the default 64 MB holds);
+//! - middle-game helpers duplicate much of each other's work, so each
+//!   added thread gains less (even helpers deepen one ply at a time like
+//!   the main thread, odd ones two: beyond 2 threads the mix is untested);
+//! - in the solver, a split point is offered only while a helper is idle,
+//!   at nodes of 12 empties or more, and a thread that
+//!   waits for its split point's last moves does not help elsewhere (no
+//!   "helpful master"): with many threads, owners waiting idle and the
+//!   offers' channel are what to watch;
 //! - what to measure on such a machine: time to a fixed depth on the
 //!   `bench` positions and FFO #40-#59 wall time against 1 thread
 //!   (`reversi bench --threads N`, `reversi solve --threads N`), the nodes
@@ -42,13 +56,12 @@
 //! Measured here, 2 threads against 1 (same build, alternating runs): the
 //! bench's middle-game positions reach depth 14 in 0.137-0.170 s against
 //! 0.244-0.247 s (1.56x on average); with the helper in step with the main
-//! thread it was 1.0x. The exact solver gains less (FFO #40-#49 about
-//! 1.2-1.3x): split points in the solver are the next step there.
+//! thread it was 1.0x.
 
 use super::Iteration;
 use super::alphabeta::Search;
 use super::deepening::solver_jump;
-use super::endgame::Endgame;
+use super::endgame::{Endgame, Pool};
 use super::eval::Evaluator;
 use super::limits::Limits;
 use super::score::{DISC, INFINITY, proven_discs};
@@ -85,25 +98,29 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             ..self.limits.clone()
         };
         let finished = Finished::default();
+        let pool = Pool::new(helpers);
         let mut main = self.helper(&main_limits);
+        main.pool = Some(&pool);
         let mut last = std::thread::scope(|scope| {
             let handles: Vec<_> = (1..=helpers)
                 .map(|k| {
                     let mut helper = self.helper(&helper_limits);
-                    let (finished, main_stop) = (&finished, &main_limits.stop);
+                    let (finished, main_stop, pool) = (&finished, &main_limits.stop, &pool);
                     scope.spawn(move || {
-                        helper.help(board, k, finished, main_stop);
+                        helper.help(board, k, finished, main_stop, pool);
                         helper.nodes
                     })
                 })
                 .collect();
             let mut last = main.deepen(board, report);
             done.stop();
+            pool.close();
             for h in handles {
                 last.nodes += h.join().expect("a helper thread does not panic");
             }
             last
         });
+        last.nodes += pool.nodes();
         self.nodes += last.nodes;
         // A helper's exact solve also beats the main thread's last
         // iteration at the same depth when that was a selective solve's
@@ -143,6 +160,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             probcut: self.probcut,
             partial: None,
             selectivity: 0,
+            pool: None,
             _board: std::marker::PhantomData,
         }
     }
@@ -151,9 +169,17 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
     /// of the game, or until stopped. Odd helpers deepen two plies at a
     /// time from 2. Each finished iteration is published in `finished`;
     /// the last one possible stops the main thread (`main_stop`). Near
-    /// the end a helper goes to the exact solve where the main thread
-    /// does (see [`Search::run`]), so that both solve.
-    fn help(&mut self, board: &B, k: usize, finished: &Finished, main_stop: &super::StopToken) {
+    /// the end, where the main thread goes to the exact solve (see
+    /// [`Search::run`]), a helper serves the solver's split points in
+    /// `pool` instead of solving the same position again.
+    fn help(
+        &mut self,
+        board: &B,
+        k: usize,
+        finished: &Finished,
+        main_stop: &super::StopToken,
+        pool: &Pool,
+    ) {
         let start = Instant::now();
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
@@ -166,6 +192,10 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
                 depth = depth.max(empties);
             }
             let depth_now = depth.min(empties);
+            if B::HAS_SOLVER && depth_now >= empties {
+                pool.serve(self.tt, self.limits);
+                return;
+            }
             let window = if depth_now >= 4 && depth_now < empties && proven_discs(guess).is_none() {
                 (guess - DISC / 2, guess + DISC / 2)
             } else {

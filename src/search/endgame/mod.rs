@@ -26,6 +26,7 @@
 mod last;
 mod policy;
 mod solver;
+mod split;
 mod stability;
 mod tables;
 
@@ -39,6 +40,7 @@ pub use policy::{
     expected_solve_nodes,
 };
 pub use solver::Solver;
+pub use split::Pool;
 pub use stability::stable_discs;
 
 /// What the generic search asks of a board type near the end of the game:
@@ -54,7 +56,8 @@ pub trait Endgame: Board {
     /// search's units; `None` when the board type has no solver (then the
     /// search itself goes to the end). A `selectivity` from 1 to
     /// [`SELECTIVE_LEVELS`] makes it a selective solve: a guess at the
-    /// score, cheaper the higher the level.
+    /// score, cheaper the higher the level. With a `pool`, its idle
+    /// helper threads search subtrees too.
     fn solve_exact(
         &self,
         tt: &TranspositionTable,
@@ -62,6 +65,7 @@ pub trait Endgame: Board {
         alpha: i32,
         beta: i32,
         selectivity: u32,
+        pool: Option<&Pool>,
     ) -> Option<Solved>;
 }
 
@@ -85,9 +89,11 @@ impl Endgame for Bitboard {
         alpha: i32,
         beta: i32,
         selectivity: u32,
+        pool: Option<&Pool>,
     ) -> Option<Solved> {
         let mut solver = Solver::new(tt, limits);
         solver.set_selectivity(selectivity);
+        solver.set_pool(pool);
         let (a, b) = (disc_floor(alpha), -disc_floor(-beta));
         let score = solver.solve(self, a.max(-65), b.min(65));
         Some(Solved {
@@ -108,6 +114,7 @@ impl<const W: usize> Endgame for crate::rules::WideBoard<W> {
         _: i32,
         _: i32,
         _: u32,
+        _: Option<&Pool>,
     ) -> Option<Solved> {
         None
     }

@@ -1,11 +1,12 @@
 //! The exact solver: a parity search without table or move generation for
 //! the last few empties, and above it fastest-first PVS with the table,
 //! enhanced transposition cutoffs, the stability cutoff, move ordering by
-//! small searches of the pattern evaluation, and (in selective solves)
-//! ProbCut.
+//! small searches of the pattern evaluation, (in selective solves)
+//! ProbCut, and on several threads split points (see `split.rs`).
 
 use super::last::{final_score, solve_one};
 use super::policy::*;
+use super::split::{Pool, SPLIT_EMPTIES, Split};
 use super::stability::{corner_stability, stability_cut};
 use super::tables::*;
 use crate::rules::{Bitboard, Board};
@@ -13,6 +14,9 @@ use crate::search::limits::{ClockPoll, Limits};
 use crate::search::pattern::{PatternEval, SCALE};
 use crate::search::score::{proven_discs, to_table};
 use crate::search::tt::{Bound, TranspositionTable};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::SeqCst};
 
 /// Fail-soft bookkeeping of a move's `score`: raises `best` and `alpha`,
 /// and says whether the node is cut (alpha has reached `beta`).
@@ -122,6 +126,11 @@ pub struct Solver<'a> {
     /// one whose ProbCut trusts its shallow searches more the higher the
     /// level (see [`selective_t`]).
     selectivity: u32,
+    /// Helper threads that nodes may share their moves with.
+    pool: Option<&'a Pool>,
+    /// The innermost split point this solver searches a move of: when it
+    /// is aborted, so is this search.
+    chain: Option<Arc<Split>>,
 }
 
 /// Nodes between two looks at the clock.
@@ -138,7 +147,14 @@ impl<'a> Solver<'a> {
             clock: ClockPoll::new(POLL, POLL),
             stopped: false,
             selectivity: 0,
+            pool: None,
+            chain: None,
         }
+    }
+
+    /// Lets nodes share their moves with the helpers of `pool`.
+    pub(crate) fn set_pool(&mut self, pool: Option<&'a Pool>) {
+        self.pool = pool;
     }
 
     /// Makes the next solves selective ones of `level` (1 to
@@ -182,9 +198,105 @@ impl<'a> Solver<'a> {
     }
 
     fn poll(&mut self) {
-        if self.clock.due(self.nodes) && self.limits.must_stop() {
+        if self.clock.due(self.nodes)
+            && (self.limits.must_stop() || self.chain.as_ref().is_some_and(|s| s.aborted()))
+        {
             self.stopped = true;
         }
+    }
+
+    /// A helper's share of `split`: moves taken from it until none is
+    /// left or it is aborted.
+    pub(super) fn join(&mut self, pool: &'a Pool, split: &Arc<Split>) {
+        self.pool = Some(pool);
+        self.selectivity = split.selectivity;
+        self.chain = Some(split.clone());
+        split.workers.fetch_add(1, SeqCst);
+        self.work(split);
+        split.workers.fetch_sub(1, SeqCst);
+    }
+
+    /// Searches moves of `split` until none is left, it is aborted, or
+    /// this search is stopped. Each move is first searched on a null
+    /// window at the split's alpha of the moment, then again on the full
+    /// window (from the alpha of that moment) if it beats it.
+    fn work(&mut self, split: &Split) {
+        let child = split.empties - 1;
+        while !split.aborted() {
+            let i = split.next.fetch_add(1, SeqCst);
+            let Some(&(_, sq, flips)) = split.moves.get(i) else {
+                return;
+            };
+            let (np, no) = after(split.p, split.o, sq as usize, flips);
+            let alpha = split.alpha.load(SeqCst);
+            let mut score = -self.dispatch(np, no, -alpha - 1, -alpha, child);
+            if !self.stopped && score > alpha && score < split.beta {
+                let alpha = split.alpha.load(SeqCst);
+                score = -self.dispatch(np, no, -split.beta, -alpha, child);
+            }
+            if self.stopped || split.record(score, sq as usize) {
+                return;
+            }
+        }
+    }
+
+    /// Whether a node of `empties` empties with `moves` moves left after
+    /// its first shares them out.
+    fn may_split(&self, empties: u32, moves: usize) -> bool {
+        empties >= SPLIT_EMPTIES && moves >= 2 && self.pool.is_some_and(|p| p.has_idle())
+    }
+
+    /// The node (`p`, `o`) searched so far to `best` (`best_move`) with
+    /// the window (`alpha`, `beta`) searches its `rest` of moves with
+    /// the pool's idle helpers; its best score and move, or `None` when
+    /// the search was stopped or abandoned from above.
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &mut self,
+        (p, o): (u64, u64),
+        empties: u32,
+        (alpha, beta): (i32, i32),
+        (best, best_move): (i32, usize),
+        rest: &[(i32, u8, u64)],
+    ) -> Option<(i32, usize)> {
+        let pool = self.pool?;
+        let split = Arc::new(Split {
+            p,
+            o,
+            empties,
+            beta,
+            selectivity: self.selectivity,
+            moves: rest.to_vec(),
+            next: AtomicUsize::new(0),
+            alpha: AtomicI32::new(alpha),
+            best: Mutex::new((best, best_move)),
+            workers: AtomicUsize::new(0),
+            abort: AtomicBool::new(false),
+            parent: self.chain.clone(),
+        });
+        pool.offer(&split, rest.len() - 1);
+        let outer = self.chain.replace(split.clone());
+        self.work(&split);
+        self.chain = outer;
+        // The helpers' last moves: aborted at once if this search is.
+        while split.workers.load(SeqCst) > 0 {
+            let abandoned =
+                self.limits.must_stop() || split.parent.as_ref().is_some_and(|s| s.aborted());
+            if abandoned {
+                split.abort.store(true, SeqCst);
+            }
+            std::thread::yield_now();
+        }
+        let abandoned =
+            self.limits.must_stop() || split.parent.as_ref().is_some_and(|s| s.aborted());
+        if abandoned {
+            self.stopped = true;
+            return None;
+        }
+        // A stop that came from this split's own cutoff leaves its result.
+        self.stopped = false;
+        let result = *split.best.lock().expect("no searcher panics");
+        Some(result)
     }
 
     /// The shallow search's entry: the empty squares listed once in
@@ -523,6 +635,19 @@ impl<'a> Solver<'a> {
         for i in 0..list.len() {
             if i == unordered {
                 self.order(p, o, empties, alpha, &mut list[i..]);
+            }
+            if i == 1 && self.may_split(empties, list.len() - 1) {
+                let Some(found) = self.split(
+                    (p, o),
+                    empties,
+                    (alpha, beta),
+                    (best, best_move),
+                    &list[1..],
+                ) else {
+                    return 0;
+                };
+                (best, best_move) = found;
+                break;
             }
             let (_, sq, flips) = list[i];
             let (np, no) = after(p, o, sq as usize, flips);
