@@ -76,8 +76,9 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
     /// [`Search::run`] with `helpers` more threads searching beside it
     /// (none: exactly [`Search::run`]). The answer is the main thread's
     /// last iteration, or a helper's if that went deeper; a helper that
-    /// finishes the deepest iteration the limits allow (or the exact one)
-    /// ends the search. The node count is everyone's.
+    /// finishes the deepest iteration the limits allow (or, on boards
+    /// without a solver, the last one) ends the search. The node count is
+    /// everyone's.
     pub fn run_parallel(
         &mut self,
         board: &B,
@@ -122,14 +123,12 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
         });
         last.nodes += pool.nodes();
         self.nodes += last.nodes;
-        // A helper's exact solve also beats the main thread's last
-        // iteration at the same depth when that was a selective solve's
-        // or a win/loss/draw guess (FFO #15 answered +8, its selective
-        // guess, for the exact +4 before this).
+        // Helpers never solve where the main thread does (they serve its
+        // split points), so only a deeper iteration of theirs counts.
         let deeper = finished
             .into_inner()
             .expect("no helper panics")
-            .filter(|&(depth, _, _, exact)| !last.exact && (depth > last.depth || exact));
+            .filter(|&(depth, ..)| !last.exact && depth > last.depth);
         if let Some((depth, best, score, exact)) = deeper {
             last.depth = depth;
             last.best = best;
@@ -188,14 +187,14 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
         let mut depth = 1 + (k % 2) as u32;
         let mut guess = 0;
         while depth <= max_depth {
-            if B::HAS_SOLVER && depth + jump > empties && self.solve_may_finish(empties, start) {
-                depth = depth.max(empties);
-            }
-            let depth_now = depth.min(empties);
-            if B::HAS_SOLVER && depth_now >= empties {
+            if B::HAS_SOLVER
+                && (depth >= empties
+                    || depth + jump > empties && self.solve_may_finish(empties, start))
+            {
                 pool.serve(self.tt, self.limits);
                 return;
             }
+            let depth_now = depth.min(empties);
             let window = if depth_now >= 4 && depth_now < empties && proven_discs(guess).is_none() {
                 (guess - DISC / 2, guess + DISC / 2)
             } else {

@@ -240,26 +240,26 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Whether a node of `empties` empties with `moves` moves left after
-    /// its first shares them out.
-    fn may_split(&self, empties: u32, moves: usize) -> bool {
-        empties >= SPLIT_EMPTIES && moves >= 2 && self.pool.is_some_and(|p| p.has_idle())
+    /// The pool a node of `empties` empties with `moves` moves left after
+    /// its first shares them out with, if it does.
+    fn split_pool(&self, empties: u32, moves: usize) -> Option<&'a Pool> {
+        self.pool
+            .filter(|p| empties >= SPLIT_EMPTIES && moves >= 2 && p.has_idle())
     }
 
     /// The node (`p`, `o`) searched so far to `best` (`best_move`) with
     /// the window (`alpha`, `beta`) searches its `rest` of moves with
-    /// the pool's idle helpers; its best score and move, or `None` when
+    /// `pool`'s idle helpers; its best score and move, or `None` when
     /// the search was stopped or abandoned from above.
-    #[allow(clippy::too_many_arguments)]
     fn split(
         &mut self,
+        pool: &Pool,
         (p, o): (u64, u64),
         empties: u32,
         (alpha, beta): (i32, i32),
         (best, best_move): (i32, usize),
         rest: &[(i32, u8, u64)],
     ) -> Option<(i32, usize)> {
-        let pool = self.pool?;
         let split = Arc::new(Split {
             p,
             o,
@@ -279,17 +279,15 @@ impl<'a> Solver<'a> {
         self.work(&split);
         self.chain = outer;
         // The helpers' last moves: aborted at once if this search is.
+        let abandoned =
+            || self.limits.must_stop() || split.parent.as_ref().is_some_and(|s| s.aborted());
         while split.workers.load(SeqCst) > 0 {
-            let abandoned =
-                self.limits.must_stop() || split.parent.as_ref().is_some_and(|s| s.aborted());
-            if abandoned {
+            if abandoned() {
                 split.abort.store(true, SeqCst);
             }
             std::thread::yield_now();
         }
-        let abandoned =
-            self.limits.must_stop() || split.parent.as_ref().is_some_and(|s| s.aborted());
-        if abandoned {
+        if abandoned() {
             self.stopped = true;
             return None;
         }
@@ -636,8 +634,11 @@ impl<'a> Solver<'a> {
             if i == unordered {
                 self.order(p, o, empties, alpha, &mut list[i..]);
             }
-            if i == 1 && self.may_split(empties, list.len() - 1) {
+            if i == 1
+                && let Some(pool) = self.split_pool(empties, list.len() - 1)
+            {
                 let Some(found) = self.split(
+                    pool,
                     (p, o),
                     empties,
                     (alpha, beta),
