@@ -304,16 +304,17 @@ fn nboard_engines_that_lie_crash_or_hang_lose() {
     let (table, _, records) = referee_with_records(&nboard(&liar), 2);
     assert!(row(&table, "nboard:").ends_with("2 illegal"), "{table}");
     assert_eq!(records.lines().count(), 2);
-    // What it was told: the protocol, the depth, then for each move the
-    // whole game with a clock, a ping and `go`.
+    // What it was told: the protocol, the depth and a ping that waits for
+    // it to be ready, then for each move the whole game with a clock, a
+    // ping and `go`.
     let log = std::fs::read_to_string(liar.with_extension("log")).unwrap();
     let lines: Vec<&str> = log.lines().collect();
-    assert_eq!(&lines[..2], ["nboard 2", "set depth 60"], "{log}");
+    assert_eq!(&lines[..3], ["nboard 2", "set depth 60", "ping 1"], "{log}");
     assert!(
-        lines[2].starts_with("set game (;GM[Othello]") && lines[2].contains("RE[?]TI[0:"),
+        lines[3].starts_with("set game (;GM[Othello]") && lines[3].contains("RE[?]TI[0:"),
         "{log}"
     );
-    assert_eq!(&lines[3..5], ["ping 1", "go"], "{log}");
+    assert_eq!(&lines[4..6], ["ping 2", "go"], "{log}");
     let crasher = fake_nboard_engine("nb-crash", "echo 'it broke' >&2; exit 4");
     let (table, stderr, _) = referee_with_records(&nboard(&crasher), 1);
     assert!(row(&table, "nboard:").ends_with("1 died"), "{table}");

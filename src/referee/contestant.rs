@@ -240,7 +240,9 @@ impl Contestant {
             } => {
                 // The game goes to the engine with each move.
                 if client.is_none() {
-                    *client = Some(NboardClient::spawn(command, *depth).map_err(unstarted)?);
+                    *client = Some(
+                        NboardClient::spawn(command, *depth, SETUP_TIMEOUT).map_err(unstarted)?,
+                    );
                 }
                 Ok(())
             }

@@ -47,8 +47,16 @@ fn read_line<R: BufRead>(reader: &mut R) -> (Result<String, ClientError>, bool) 
 
 impl NboardClient {
     /// Starts `command_line` in NBoard mode (`nboard 2`) with its midgame
-    /// depth limited to `depth` (`set depth`, as NBoard's level).
-    pub fn spawn(command_line: &str, depth: u32) -> Result<NboardClient, ClientError> {
+    /// depth limited to `depth` (`set depth`, as NBoard's level), and waits
+    /// up to `setup` until it answers a `ping`. NBoard's set-up commands
+    /// have no reply: without the wait the engine would still be loading
+    /// (NTest: a quarter of a second of CPU) while the other side's first
+    /// move is on the clock, and take the CPU from it.
+    pub fn spawn(
+        command_line: &str,
+        depth: u32,
+        setup: Duration,
+    ) -> Result<NboardClient, ClientError> {
         let (process, lines) = EngineProcess::spawn(command_line, "nboard-client", read_line)?;
         let mut client = NboardClient {
             process,
@@ -57,6 +65,7 @@ impl NboardClient {
         };
         client.process.write_line("nboard 2")?;
         client.process.write_line(&format!("set depth {depth}"))?;
+        client.ping(Instant::now() + setup)?;
         Ok(client)
     }
 
@@ -124,10 +133,14 @@ impl NboardClient {
         let time = format!("{}:{:02}", clock / 60, clock % 60);
         let game = ggf::write("", "", "?", &time, start, moves);
         self.process.write_line(&format!("set game {game}"))?;
+        self.ping(Instant::now() + setup)
+    }
+
+    /// Sends the next `ping` and waits until `deadline` for its `pong`.
+    fn ping(&mut self, deadline: Instant) -> Result<(), ClientError> {
         let ping = self.next_ping;
         self.next_ping += 1;
         self.process.write_line(&format!("ping {ping}"))?;
-        let deadline = Instant::now() + setup;
         let pong = format!("pong {ping}");
         while self.line(deadline)?.trim() != pong {}
         Ok(())
