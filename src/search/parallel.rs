@@ -43,10 +43,10 @@
 //!   added thread gains less (even helpers deepen one ply at a time like
 //!   the main thread, odd ones two: beyond 2 threads the mix is untested);
 //! - in the solver, a split point is offered only while a helper is idle,
-//!   at nodes of 12 empties or more, and a thread that
-//!   waits for its split point's last moves does not help elsewhere (no
-//!   "helpful master"): with many threads, owners waiting idle and the
-//!   offers' channel are what to watch;
+//!   at nodes of 12 empties or more; a thread that waits for its split
+//!   point's last moves counts as idle for the split points under its own
+//!   and helps there ("helpful master"), but not elsewhere: with many
+//!   threads, owners waiting and the offers' channel are what to watch;
 //! - what to measure on such a machine: time to a fixed depth on the
 //!   `bench` positions and FFO #40-#59 wall time against 1 thread
 //!   (`reversi bench --threads N`, `reversi solve --threads N`), the nodes

@@ -216,6 +216,14 @@ impl<'a> Solver<'a> {
         split.workers.fetch_sub(1, SeqCst);
     }
 
+    /// A waiting owner's share of `split`, a split point under its own:
+    /// as [`Solver::join`], then back to its own node's state.
+    fn help(&mut self, pool: &'a Pool, split: &Arc<Split>) {
+        let (chain, selectivity) = (self.chain.take(), self.selectivity);
+        self.join(pool, split);
+        (self.chain, self.selectivity, self.stopped) = (chain, selectivity, false);
+    }
+
     /// Searches moves of `split` until none is left, it is aborted, or
     /// this search is stopped. Each move is first searched on a null
     /// window at the split's alpha of the moment, then again on the full
@@ -253,7 +261,7 @@ impl<'a> Solver<'a> {
     /// the search was stopped or abandoned from above.
     fn split(
         &mut self,
-        pool: &Pool,
+        pool: &'a Pool,
         (p, o): (u64, u64),
         empties: u32,
         (alpha, beta): (i32, i32),
@@ -279,15 +287,22 @@ impl<'a> Solver<'a> {
         self.work(&split);
         self.chain = outer;
         // The helpers' last moves: aborted at once if this search is.
+        // Meanwhile the owner helps at the split points under its own.
         let abandoned =
-            || self.limits.must_stop() || split.parent.as_ref().is_some_and(|s| s.aborted());
+            |s: &Split| self.limits.must_stop() || s.parent.as_ref().is_some_and(|s| s.aborted());
+        pool.owner_waits(true);
         while split.workers.load(SeqCst) > 0 {
-            if abandoned() {
+            if abandoned(&split) {
                 split.abort.store(true, SeqCst);
+            } else if let Some(below) = pool.take_under(&split) {
+                pool.owner_waits(false);
+                self.help(pool, &below);
+                pool.owner_waits(true);
             }
             std::thread::yield_now();
         }
-        if abandoned() {
+        pool.owner_waits(false);
+        if abandoned(&split) {
             self.stopped = true;
             return None;
         }
