@@ -54,9 +54,10 @@
 //!   against the same engine on fewer threads.
 //!
 //! Measured here, 2 threads against 1 (same build, alternating runs): the
-//! bench's middle-game positions reach depth 14 in 0.137-0.170 s against
-//! 0.244-0.247 s (1.56x on average); with the helper in step with the main
-//! thread it was 1.0x.
+//! bench's middle-game positions reach depth 14 in 0.138-0.150 s against
+//! 0.243-0.249 s (1.71x on average; 1.56x on a busier day); with the
+//! helper in step with the main thread it was 1.0x. FFO #40-#59 solves in
+//! 1.80x and 1.88x less time (two runs; see `endgame/split.rs`).
 
 use super::Iteration;
 use super::alphabeta::Search;
