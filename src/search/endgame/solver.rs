@@ -219,9 +219,9 @@ impl<'a> Solver<'a> {
     /// A waiting owner's share of `split`, a split point under its own:
     /// as [`Solver::join`], then back to its own node's state.
     fn help(&mut self, pool: &'a Pool, split: &Arc<Split>) {
-        let (chain, selectivity) = (self.chain.take(), self.selectivity);
+        let (chain, selectivity, stopped) = (self.chain.take(), self.selectivity, self.stopped);
         self.join(pool, split);
-        (self.chain, self.selectivity, self.stopped) = (chain, selectivity, false);
+        (self.chain, self.selectivity, self.stopped) = (chain, selectivity, stopped);
     }
 
     /// Searches moves of `split` until none is left, it is aborted, or
@@ -290,18 +290,18 @@ impl<'a> Solver<'a> {
         // Meanwhile the owner helps at the split points under its own.
         let abandoned =
             |s: &Split| self.limits.must_stop() || s.parent.as_ref().is_some_and(|s| s.aborted());
-        pool.owner_waits(true);
+        pool.count_idle(true);
         while split.workers.load(SeqCst) > 0 {
             if abandoned(&split) {
                 split.abort.store(true, SeqCst);
             } else if let Some(below) = pool.take_under(&split) {
-                pool.owner_waits(false);
+                pool.count_idle(false);
                 self.help(pool, &below);
-                pool.owner_waits(true);
+                pool.count_idle(true);
             }
             std::thread::yield_now();
         }
-        pool.owner_waits(false);
+        pool.count_idle(false);
         if abandoned(&split) {
             self.stopped = true;
             return None;

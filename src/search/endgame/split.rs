@@ -72,9 +72,10 @@ impl Pool {
         self.nodes.load(SeqCst)
     }
 
-    /// Counts a waiting owner among the idle helpers (`waiting`) or takes
-    /// it out again, so that split points under its own are offered to it.
-    pub(super) fn owner_waits(&self, waiting: bool) {
+    /// Counts a thread among those waiting for an offer (`waiting`), or
+    /// takes it out again: a helper between split points, or an owner
+    /// waiting for its helpers (offered the split points under its own).
+    pub(super) fn count_idle(&self, waiting: bool) {
         if waiting {
             self.idle.fetch_add(1, SeqCst);
         } else {
@@ -116,9 +117,9 @@ impl Pool {
     /// their moves until the pool is closed or `limits` stop.
     pub fn serve(&self, tt: &TranspositionTable, limits: &Limits) {
         while !self.closed.load(SeqCst) && !limits.must_stop() {
-            self.idle.fetch_add(1, SeqCst);
+            self.count_idle(true);
             let offer = self.taken.recv_timeout(Duration::from_millis(1));
-            self.idle.fetch_sub(1, SeqCst);
+            self.count_idle(false);
             if let Ok(split) = offer {
                 let mut solver = Solver::new(tt, limits);
                 solver.join(self, &split);
@@ -154,28 +155,19 @@ pub(super) struct Split {
 }
 
 impl Split {
+    /// This split point, then the ones it lies under, innermost first.
+    fn chain(&self) -> impl Iterator<Item = &Split> {
+        std::iter::successors(Some(self), |s| s.parent.as_deref())
+    }
+
     /// Whether this split point or one it lies under was aborted.
     pub fn aborted(&self) -> bool {
-        let mut at = Some(self);
-        while let Some(s) = at {
-            if s.abort.load(SeqCst) {
-                return true;
-            }
-            at = s.parent.as_deref();
-        }
-        false
+        self.chain().any(|s| s.abort.load(SeqCst))
     }
 
     /// Whether `ancestor` is on this split point's chain of parents.
     fn lies_under(&self, ancestor: &Split) -> bool {
-        let mut at = self.parent.as_deref();
-        while let Some(s) = at {
-            if std::ptr::eq(s, ancestor) {
-                return true;
-            }
-            at = s.parent.as_deref();
-        }
-        false
+        self.chain().skip(1).any(|s| std::ptr::eq(s, ancestor))
     }
 
     /// Records a move's fail-soft `score`; true when it cuts the node.
