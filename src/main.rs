@@ -306,6 +306,11 @@ enum Command {
         /// (`reversi selfplay`); the held-out games stay the input's.
         #[arg(long)]
         selfplay: Vec<String>,
+        /// What the self-play positions are trained towards: their own
+        /// search labels, or their game's outcome (the first exact label,
+        /// as WTHOR positions take their game's solved score).
+        #[arg(long, value_enum, default_value_t = selfplay::Target::Search)]
+        selfplay_target: selfplay::Target,
         /// Label each position before the solved ones by a search this
         /// deep (1 to 16 plies) instead of its game's solved score.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
@@ -602,6 +607,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             smooth,
             cache,
             selfplay,
+            selfplay_target,
             label_depth,
             labels,
         } => {
@@ -620,7 +626,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             };
             let mut extra = Vec::new();
             for path in &selfplay {
-                extra.extend(selfplay::samples(&selfplay::read(path)?));
+                extra.extend(selfplay::samples(&selfplay::read(path)?, selfplay_target));
             }
             let input = io::stdin().lock();
             train::run(&weights, &cfg, limit, cache.as_deref(), &extra, input, out)?;

@@ -371,22 +371,60 @@ pub fn merge(inputs: &[String], out: &str) -> Result<usize, SelfplayError> {
     Ok(games.len())
 }
 
+/// Which score a self-play position is trained towards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// Its own label: the deeper search's score, exact near the end.
+    Search,
+    /// The game's outcome as WTHOR positions get it: every position before
+    /// the game's first exact label takes that label (from its own side's
+    /// point of view); the rest keep their own exact ones.
+    Outcome,
+}
+
 /// The labelled positions of `games` as training samples, one list per
-/// game, the label rounded to whole discs.
-pub fn samples(games: &[GameData]) -> Vec<Vec<crate::tools::train::Sample>> {
+/// game, the target rounded to whole discs. With [`Target::Outcome`], a
+/// game with no exact label (none reached the solver) gives no samples.
+pub fn samples(games: &[GameData], target: Target) -> Vec<Vec<crate::tools::train::Sample>> {
     games
         .iter()
         .map(|g| {
+            let labels: Vec<i16> = match target {
+                Target::Search => g.positions.iter().map(|p| p.label).collect(),
+                Target::Outcome => outcome_labels(&g.positions).unwrap_or_default(),
+            };
             g.positions
                 .iter()
-                .map(|p| crate::tools::train::Sample {
+                .zip(labels)
+                .map(|(p, label)| crate::tools::train::Sample {
                     player: p.player,
                     opponent: p.opponent,
-                    target: (f64::from(p.label) / f64::from(DISC)).round() as i8,
+                    target: (f64::from(label) / f64::from(DISC)).round() as i8,
                 })
                 .collect()
         })
         .collect()
+}
+
+/// Each position's label under [`Target::Outcome`], or `None` when no
+/// position of the game is labelled exactly.
+fn outcome_labels(positions: &[Labelled]) -> Option<Vec<i16>> {
+    let first = positions.iter().position(|p| p.depth == 0)?;
+    let mut labels: Vec<i16> = positions.iter().map(|p| p.label).collect();
+    // Walk back from the exact position: a record keeps only positions
+    // with a move, so between two of them exactly one disc was placed, and
+    // the square it went to belongs to whoever placed it. When that is the
+    // later position's side to move, the other side passed in between.
+    let mut sign = 1;
+    for i in (0..first).rev() {
+        let (earlier, later) = (&positions[i], &positions[i + 1]);
+        let placed = (later.player | later.opponent) & !(earlier.player | earlier.opponent);
+        if placed & later.opponent != 0 {
+            sign = -sign;
+        }
+        labels[i] = sign * positions[first].label;
+    }
+    Some(labels)
 }
 
 #[cfg(test)]
@@ -437,6 +475,67 @@ mod tests {
             Err(SelfplayError::Corrupted { offset: 8, game: 0 })
         ));
         assert!(matches!(decode(b"RVPAT01\0"), Err(SelfplayError::Magic)));
+    }
+
+    /// A record of `game`'s positions with a move, the last one labelled
+    /// exactly with `label`, each with its side to move.
+    fn record(game: &Game, label: i16) -> (Vec<Labelled>, Vec<crate::rules::Color>) {
+        let mut replay = Game::new(8).unwrap();
+        let (mut positions, mut movers) = (Vec::new(), Vec::new());
+        for (color, mv) in game.moves() {
+            let pos = *replay.position();
+            if let (AnyBoard::Eight(b), Move::Place(_)) = (pos.board(), mv) {
+                positions.push(Labelled {
+                    player: b.player,
+                    opponent: b.opponent,
+                    label: 0,
+                    depth: 8,
+                });
+                movers.push(color);
+            }
+            replay.play(color, mv).unwrap();
+        }
+        let last = positions.last_mut().unwrap();
+        (last.label, last.depth) = (label, 0);
+        (positions, movers)
+    }
+
+    #[test]
+    fn outcome_targets_follow_the_side_to_move_across_passes() {
+        // The first random game with a pass before its last move.
+        let game = (0..)
+            .map(|seed| random_opening(8, 60, &mut game_rng(3, seed)))
+            .find(|g| {
+                let moves: Vec<Move> = g.moves().map(|(_, m)| m).collect();
+                moves[..moves.len() - 1].contains(&Move::Pass)
+            })
+            .unwrap();
+        let (positions, movers) = record(&game, 7 * DISC as i16);
+        let exact = *movers.last().unwrap();
+        let data = GameData {
+            index: 0,
+            positions,
+        };
+        let targets: Vec<i8> = samples(std::slice::from_ref(&data), Target::Outcome)[0]
+            .iter()
+            .map(|s| s.target)
+            .collect();
+        let expected: Vec<i8> = movers
+            .iter()
+            .map(|&c| if c == exact { 7 } else { -7 })
+            .collect();
+        assert_eq!(targets, expected);
+        // Search targets are the labels as written.
+        let searched = samples(std::slice::from_ref(&data), Target::Search);
+        assert!(
+            searched[0][..movers.len() - 1]
+                .iter()
+                .all(|s| s.target == 0)
+        );
+        // No exact label: nothing to learn from under outcome targets.
+        let mut open = data.clone();
+        open.positions.last_mut().unwrap().depth = 8;
+        assert!(samples(&[open], Target::Outcome)[0].is_empty());
     }
 
     #[test]
