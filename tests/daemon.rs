@@ -351,6 +351,24 @@ fn analyze_gives_every_move_its_exact_score_near_the_end() {
 }
 
 #[test]
+fn a_win_found_before_the_solver_reads_as_its_disc_count() {
+    // Black (a1, a2) takes White's only disc (b2) with c2 or c3 and wins
+    // 64-0; at depth 1, with 61 empties, no solver proves it: the search
+    // finds the finished game. Its score is +64 discs, not the internal
+    // score that ranks wins above evaluations (which read +10064.00).
+    let mut d = Daemon::start();
+    let board = format!("XX{}", "-".repeat(62));
+    let board = format!("X{}XO{}", "-".repeat(7), &board[10..]);
+    assert_eq!(d.ask(&format!("setup {board} X")), "=\n\n");
+    d.ask("set depth 1");
+    let reply = d.ask("analyze");
+    let mut lines: Vec<&str> = reply.trim_start_matches("= ").lines().collect();
+    lines.retain(|l| !l.is_empty());
+    lines.sort();
+    assert_eq!(lines, ["c2 +64.00 depth 1", "c3 +64.00 depth 1"], "{reply}");
+}
+
+#[test]
 fn a_one_megabyte_line_is_refused_and_the_daemon_goes_on() {
     let mut input = vec![b'a'; 1 << 20];
     input.extend_from_slice(b"\n1 name\n");

@@ -204,6 +204,40 @@ fn go_spends_the_game_clock_and_plays_solved_endings_exactly() {
     e.quit();
 }
 
+#[test]
+fn a_win_found_before_the_solver_reads_as_its_disc_count() {
+    // Black (a1, a2) takes White's only disc (b2) with C2 or C3 and wins
+    // 64-0: at depth 1 the search sees the finished game, and the eval is
+    // +64 discs, not the internal score that ranks wins above evaluations
+    // (the NBoard GUI showed +10064.00 in its move list).
+    let mut e = Nboard::start(&[]);
+    let board = format!("*{}*O{}", "-".repeat(7), "-".repeat(54));
+    e.send(&format!(
+        "set game (;GM[Othello]TI[5:00]TY[8]BO[8 {board} *];)"
+    ));
+    e.send("set depth 1");
+    e.sync(1);
+    e.send("go");
+    let answer = e.until("===").pop().unwrap();
+    let fields: Vec<&str> = answer["=== ".len()..].split('/').collect();
+    assert!(["C2", "C3"].contains(&fields[0]), "{answer}");
+    assert_eq!(fields[1], "+64.00", "{answer}");
+    e.sync(2);
+    e.send("hint 2");
+    let block = e.until("status");
+    let block = [block, e.until("status")].concat();
+    let evals: Vec<&str> = block
+        .iter()
+        .filter_map(|l| l.strip_prefix("search "))
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    assert!(
+        !evals.is_empty() && evals.iter().all(|&v| v == "+64.00"),
+        "{block:?}"
+    );
+    e.quit();
+}
+
 /// One command of a random stream, with what the reference makes of it.
 #[derive(Clone, Debug)]
 enum Step {

@@ -7,7 +7,7 @@ use super::{Analysis, Decision, Evaluation, MoveScore, Player};
 use crate::rules::{Board, Move, Position, Square, SquareSet};
 use crate::search::pattern::PatternEval;
 use crate::search::{
-    DISC, Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable,
+    Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable, in_discs,
     proven_discs,
 };
 use crate::with_board;
@@ -120,7 +120,7 @@ pub fn describe(score: i32, exact: bool) -> String {
     match proven_discs(score) {
         Some(d) if exact => format!("{d:+} (exact)"),
         Some(d) if score != 0 => format!("{d:+} (final, not exact)"),
-        _ => format!("{:+.2}", score as f64 / DISC as f64),
+        _ => format!("{:+.2}", in_discs(score)),
     }
 }
 

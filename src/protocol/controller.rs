@@ -10,7 +10,7 @@ use crate::rules::{
     Color, Game, Move, Position, RulesError, Square, ggf, is_supported_size, parse_move, printable,
     split_move_list,
 };
-use crate::search::{DISC, Limits, MAX_TIME, StopToken, proven_discs};
+use crate::search::{DISC, Limits, MAX_TIME, StopToken, in_discs, proven_discs};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -336,11 +336,7 @@ impl<W: Write> Controller<W> {
                 let mv = self.notation.write(s.mv, self.n());
                 match proven_discs(s.score).filter(|_| s.exact) {
                     Some(discs) => format!("{mv} {discs:+} exact"),
-                    None => format!(
-                        "{mv} {:+.2} depth {}",
-                        s.score as f64 / DISC as f64,
-                        s.depth
-                    ),
+                    None => format!("{mv} {:+.2} depth {}", in_discs(s.score), s.depth),
                 }
             })
             .collect::<Vec<_>>()

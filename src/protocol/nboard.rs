@@ -14,7 +14,7 @@ use super::reader::{self, Line, MAX_LINE, Parsed};
 use crate::engine::{Analysis, Clock, Engine, MoveScore, Options};
 use crate::rules::ggf::{self, GgfGame};
 use crate::rules::{Game, Move, Position, printable};
-use crate::search::{DISC, Limits, StopToken, proven_discs};
+use crate::search::{Limits, StopToken, in_discs, proven_discs};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{digit1, space0, space1};
@@ -439,6 +439,6 @@ fn mv_text(mv: Move) -> String {
 fn eval_text(s: &MoveScore) -> String {
     match proven_discs(s.score).filter(|_| s.exact) {
         Some(d) => format!("{d:+}"),
-        None => format!("{:+.2}", s.score as f64 / DISC as f64),
+        None => format!("{:+.2}", in_discs(s.score)),
     }
 }

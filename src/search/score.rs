@@ -33,6 +33,16 @@ pub fn proven_discs(score: i32) -> Option<i32> {
     (forced_finish(score) || score == 0).then(|| (score - score.signum() * WIN) / DISC)
 }
 
+/// A score in discs for the side to move, as people and protocols read
+/// it: a finished game's disc difference (without the [`WIN`] that ranks
+/// it above evaluations), or the evaluation.
+pub fn in_discs(score: i32) -> f64 {
+    match proven_discs(score) {
+        Some(discs) => f64::from(discs),
+        None => f64::from(score) / f64::from(DISC),
+    }
+}
+
 /// Whether a score is that of a finished game (won or lost), which a
 /// midgame search returns once every line it kept reaches the end.
 pub(crate) fn forced_finish(score: i32) -> bool {
