@@ -357,8 +357,7 @@ fn a_win_found_before_the_solver_reads_as_its_disc_count() {
     // finds the finished game. Its score is +64 discs, not the internal
     // score that ranks wins above evaluations (which read +10064.00).
     let mut d = Daemon::start();
-    let board = format!("XX{}", "-".repeat(62));
-    let board = format!("X{}XO{}", "-".repeat(7), &board[10..]);
+    let board = format!("X{}XO{}", "-".repeat(7), "-".repeat(54));
     assert_eq!(d.ask(&format!("setup {board} X")), "=\n\n");
     d.ask("set depth 1");
     let reply = d.ask("analyze");

@@ -91,8 +91,15 @@ fn read_move(text: &str) -> Move {
     parse_move(text, 8).unwrap_or_else(|_| panic!("a move: {text}"))
 }
 
-/// The moves of the last hint block in `lines`, with their depth fields.
-fn hints(lines: &[String]) -> Vec<(Move, String)> {
+/// One `search <pv> <eval> 0 <depth>` line.
+struct Hint {
+    mv: Move,
+    eval: String,
+    depth: String,
+}
+
+/// The hints in `lines`, in order.
+fn hints(lines: &[String]) -> Vec<Hint> {
     lines
         .iter()
         .filter_map(|l| l.strip_prefix("search "))
@@ -101,7 +108,11 @@ fn hints(lines: &[String]) -> Vec<(Move, String)> {
             assert_eq!(f.len(), 4, "search <pv> <eval> 0 <depth>: {rest}");
             f[1].parse::<f64>().expect("eval in discs");
             assert_eq!(f[2], "0");
-            (read_move(f[0]), f[3].to_string())
+            Hint {
+                mv: read_move(f[0]),
+                eval: f[1].to_string(),
+                depth: f[3].to_string(),
+            }
         })
         .collect()
 }
@@ -139,10 +150,10 @@ fn a_session_as_the_gui_runs_it() {
     assert!(
         found
             .iter()
-            .all(|(m, _)| matches!(m, Move::Place(sq) if legal.contains(sq)))
+            .all(|h| matches!(h.mv, Move::Place(sq) if legal.contains(&sq)))
     );
     // Two moves at each of the depths 1 to 4, in order.
-    let depths: Vec<&str> = found.iter().map(|(_, d)| d.as_str()).collect();
+    let depths: Vec<&str> = found.iter().map(|h| h.depth.as_str()).collect();
     assert_eq!(
         depths,
         ["1", "1", "2", "2", "3", "3", "4", "4"],
@@ -226,13 +237,9 @@ fn a_win_found_before_the_solver_reads_as_its_disc_count() {
     e.send("hint 2");
     let block = e.until("status");
     let block = [block, e.until("status")].concat();
-    let evals: Vec<&str> = block
-        .iter()
-        .filter_map(|l| l.strip_prefix("search "))
-        .map(|l| l.split(' ').nth(1).unwrap())
-        .collect();
+    let found = hints(&block);
     assert!(
-        !evals.is_empty() && evals.iter().all(|&v| v == "+64.00"),
+        !found.is_empty() && found.iter().all(|h| h.eval == "+64.00"),
         "{block:?}"
     );
     e.quit();
@@ -339,7 +346,7 @@ proptest! {
         let pos = *reference.position();
         let begun = lines.iter().rposition(|l| l.starts_with("status reversi"));
         let mut shown: Vec<Move> = match begun {
-            Some(i) => hints(&lines[i..]).into_iter().map(|(m, _)| m).collect(),
+            Some(i) => hints(&lines[i..]).into_iter().map(|h| h.mv).collect(),
             None => Vec::new(),
         };
         shown.sort_by_key(|m| upper(*m));
