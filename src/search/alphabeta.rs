@@ -277,6 +277,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             return solved.score;
         }
 
+        if depth == 1 {
+            return self.frontier(board, moves, alpha, beta, ply);
+        }
+
         let tt_key = (depth >= TT_MIN_DEPTH).then(|| board.hash_key());
         let mut tt_move = None;
         if let Some(key) = tt_key
@@ -344,6 +348,52 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         if let Some(key) = tt_key {
             let mv = (bound != Bound::Upper).then_some(best_move);
             self.tt.store(key, depth, best, bound, mv);
+        }
+        best
+    }
+
+    /// A node one ply from the leaves: each move's child is evaluated in
+    /// turn until one reaches `beta`. Its children are leaves, whose
+    /// values are exact, so no null window or re-search is needed; and
+    /// from the second child on, each one is evaluated from this
+    /// position's [`Evaluator::parent`] (with the pattern evaluation,
+    /// updating the regions the move changes) rather than from scratch.
+    /// The first child is evaluated alone, as most cuts need no other.
+    /// The table is not used here ([`TT_MIN_DEPTH`]).
+    fn frontier(&mut self, board: &B, moves: B::Set, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        const { assert!(TT_MIN_DEPTH > 1) };
+        self.order_moves(board, moves, None, ply, 1);
+        let mut parent = None;
+        let mut best = -INFINITY;
+        for i in 0..self.lists[ply].len() {
+            let sq = self.lists[ply][i].1;
+            let child = board.play(sq);
+            let replies = child.moves();
+            let score = if replies.is_empty() {
+                // A pass or the end of the game: as any leaf.
+                let score = -self.negamax(&child, 0, -beta, -alpha, ply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                score
+            } else {
+                self.nodes += 1;
+                if i == 0 {
+                    -self.eval.evaluate(&child, replies)
+                } else {
+                    let parent = parent.get_or_insert_with(|| self.eval.parent(board));
+                    -self.eval.child(parent, board, sq, &child, replies)
+                }
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         best
     }

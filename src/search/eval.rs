@@ -15,6 +15,18 @@ pub trait Evaluator<B: Board>: Send {
     /// The value of `board` for the side to move, given its legal moves.
     fn evaluate(&self, board: &B, moves: B::Set) -> i32;
 
+    /// What a position keeps of its own evaluation so that its children
+    /// cost less to evaluate than from scratch ([`Evaluator::child`]).
+    type Parent;
+
+    /// The [`Evaluator::Parent`] of `board`.
+    fn parent(&self, board: &B) -> Self::Parent;
+
+    /// What [`Evaluator::evaluate`] gives for `child`, the position after
+    /// the move to `sq` on `board` (whose [`Evaluator::parent`] is
+    /// `parent`), with its legal moves `moves`.
+    fn child(&self, parent: &Self::Parent, board: &B, sq: usize, child: &B, moves: B::Set) -> i32;
+
     /// How a search of `depth` plies differs from one of
     /// [`probcut_depth`]`(depth)` plies on positions with `empties` empty
     /// squares: the mean and the standard deviation of deep minus shallow,
@@ -147,6 +159,16 @@ impl<S: SquareSet> Heuristic<S> {
 }
 
 impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
+    /// Every term reads the whole board: a child costs what any
+    /// position does.
+    type Parent = ();
+
+    fn parent(&self, _board: &B) {}
+
+    fn child(&self, _parent: &(), _board: &B, _sq: usize, child: &B, moves: B::Set) -> i32 {
+        self.evaluate(child, moves)
+    }
+
     fn evaluate(&self, board: &B, moves: B::Set) -> i32 {
         let (me, you) = (board.player(), board.opponent());
         let empty = board.empties();

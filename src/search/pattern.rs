@@ -438,6 +438,28 @@ impl Evaluator<Bitboard> for PatternEval {
         self.raw(board.player, board.opponent) * DISC / SCALE
     }
 
+    /// The regions as the children's side to move sees them: a child
+    /// updates only the regions its move changes.
+    type Parent = Replies;
+
+    fn parent(&self, board: &Bitboard) -> Replies {
+        self.replies(board.player, board.opponent)
+    }
+
+    fn child(
+        &self,
+        parent: &Replies,
+        board: &Bitboard,
+        sq: usize,
+        child: &Bitboard,
+        _moves: u64,
+    ) -> i32 {
+        // The discs the move took from the child's side to move.
+        let flips = board.opponent & !child.player;
+        let empties = (!(child.player | child.opponent)).count_ones();
+        self.after_move(parent, sq, flips, empties) * DISC / SCALE
+    }
+
     fn probcut_error(&self, depth: i32, empties: u32) -> Option<(i32, i32)> {
         if depth < 3 {
             return None;
@@ -484,6 +506,7 @@ const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Board;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -558,6 +581,22 @@ mod tests {
                 let (np, no) = (o & !flips, p | flips | 1 << sq);
                 let empties = (!(np | no)).count_ones();
                 assert_eq!(eval.after_move(&base, sq, flips, empties), eval.raw(np, no));
+                // The search's door to the same update.
+                let (board, child) = (
+                    Bitboard {
+                        player: p,
+                        opponent: o,
+                    },
+                    Bitboard {
+                        player: np,
+                        opponent: no,
+                    },
+                );
+                let parent = eval.parent(&board);
+                assert_eq!(
+                    eval.child(&parent, &board, sq, &child, child.moves()),
+                    eval.evaluate(&child, child.moves())
+                );
                 checked += 1;
             }
         }
