@@ -23,7 +23,7 @@
 use super::endgame::{Endgame, Pool};
 use super::eval::{Evaluator, probcut_depth};
 use super::limits::{ClockPoll, Limits};
-use super::score::{INFINITY, WIN, forced_finish, terminal_score};
+use super::score::{INFINITY, WIN, forced_finish, terminal_score, to_table};
 use super::tt::{Bound, TranspositionTable};
 use crate::rules::SquareSet;
 use std::time::Duration;
@@ -237,6 +237,19 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         }
         if self.stopped {
             return 0;
+        }
+        // No line scores more than winning every square: a window beyond
+        // that (a wipe-out proven elsewhere) fails at once. Without this,
+        // once one root move of FFO #59 proved the wipe-out at 17 plies,
+        // every other one was searched to 16 plies against it (103 M
+        // nodes, ProbCut off at such windows), too far from the end for
+        // the solver to take over.
+        let most = to_table((board.size() * board.size()) as i32);
+        if alpha >= most {
+            return alpha;
+        }
+        if beta <= -most {
+            return beta;
         }
         let moves = board.moves();
         if moves.is_empty() {
