@@ -84,6 +84,8 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     pub(super) limits: &'a Limits,
     /// Value of each square for move ordering.
     pub(super) square_value: Vec<i32>,
+    /// The squares of each [`Search::square_value`], best first.
+    pub(super) square_classes: Vec<B::Set>,
     /// Remaining depth from which moves are ordered by the opponent's
     /// replies (a move generation per move): 2 on 8x8; 3 on the wide
     /// boards, where a move generation costs several times more and the
@@ -115,6 +117,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             eval,
             limits,
             square_value: square_values(n),
+            square_classes: square_classes(n),
             reply_order_depth: if n == 8 { 2 } else { 3 },
             lists: Vec::new(),
             nodes: 0,
@@ -372,38 +375,41 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// position's [`Evaluator::parent`] (with the pattern evaluation,
     /// updating the regions the move changes) rather than from scratch.
     /// The first child is evaluated alone, as most cuts need no other.
-    /// The table is not used here ([`TT_MIN_DEPTH`]).
+    /// Moves are tried by square value, class by class, with no list to
+    /// sort. The table is not used here ([`TT_MIN_DEPTH`]).
     fn frontier(&mut self, board: &B, moves: B::Set, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         const { assert!(TT_MIN_DEPTH > 1) };
-        self.order_moves(board, moves, None, ply, 1);
         let mut parent = None;
         let mut best = -INFINITY;
-        for i in 0..self.lists[ply].len() {
-            let sq = self.lists[ply][i].1;
-            let child = board.play(sq);
-            let replies = child.moves();
-            let score = if replies.is_empty() {
-                // A pass or the end of the game: as any leaf.
-                let score = -self.negamax(&child, 0, -beta, -alpha, ply + 1);
-                if self.stopped {
-                    return 0;
-                }
-                score
-            } else {
-                self.nodes += 1;
-                if i == 0 {
-                    -self.eval.evaluate(&child, replies)
+        let mut first = true;
+        'classes: for c in 0..self.square_classes.len() {
+            for sq in (moves & self.square_classes[c]).iter() {
+                let child = board.play(sq);
+                let replies = child.moves();
+                let score = if replies.is_empty() {
+                    // A pass or the end of the game: as any leaf.
+                    let score = -self.negamax(&child, 0, -beta, -alpha, ply + 1);
+                    if self.stopped {
+                        return 0;
+                    }
+                    score
                 } else {
-                    let parent = parent.get_or_insert_with(|| self.eval.parent(board));
-                    -self.eval.child(parent, board, sq, &child, replies)
-                }
-            };
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+                    self.nodes += 1;
+                    if first {
+                        -self.eval.evaluate(&child, replies)
+                    } else {
+                        let parent = parent.get_or_insert_with(|| self.eval.parent(board));
+                        -self.eval.child(parent, board, sq, &child, replies)
+                    }
+                };
+                first = false;
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break 'classes;
+                        }
                     }
                 }
             }
@@ -479,6 +485,22 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
         self.lists[ply] = scored;
     }
+}
+
+/// The squares of an n x n board by [`square_values`], best first.
+fn square_classes<S: SquareSet>(n: usize) -> Vec<S> {
+    let values = square_values(n);
+    let mut distinct = values.clone();
+    distinct.sort_unstable_by_key(|&v| std::cmp::Reverse(v));
+    distinct.dedup();
+    distinct
+        .iter()
+        .map(|&v| {
+            (0..n * n)
+                .filter(|&sq| values[sq] == v)
+                .fold(S::EMPTY, |set, sq| set | S::single(sq))
+        })
+        .collect()
 }
 
 /// Ordering value of every square of an n x n board: corners first, then
