@@ -373,17 +373,8 @@ fn a_midgame_search_hands_finished_game_windows_to_the_solver() {
     // here until a window above a wipe-out failed at once: it no longer
     // needs the solver.)
     let board: Bitboard = ffo("fforum-20-39.obf").pop().unwrap().position.board_as();
-    let (score, nodes) = within_two_minutes("a 22-ply search of FFO #39", move |limits| {
-        let tt = TranspositionTable::new(64);
-        let mut search = Search::new(8, &tt, PatternEval::builtin(), &limits);
-        // ProbCut at 1.5 deviations, as when this case was found.
-        search.set_probcut(Some(1.5));
-        let score = (1..=22)
-            .map(|d| search.value_at(&board, d))
-            .last()
-            .flatten();
-        (score, search.nodes())
-    });
+    // ProbCut at 1.5 deviations, as when this case was found.
+    let (score, nodes) = iterations_to_22_plies("FFO #39", board, 1.5);
     assert_eq!(score.and_then(proven_discs), Some(64));
     assert!(nodes < 5_000_000, "{nodes} nodes");
 }
@@ -398,18 +389,25 @@ fn a_window_beyond_a_wipe_out_fails_at_once() {
     // When the proof comes depends on ProbCut's margins: with today's at
     // 1.0-1.5 deviations it does not come within 22 plies.
     let board: Bitboard = ffo("fforum-40-59.obf").pop().unwrap().position.board_as();
-    let (score, nodes) = within_two_minutes("a 22-ply search of FFO #59", move |limits| {
+    let (score, nodes) = iterations_to_22_plies("FFO #59", board, 2.0);
+    assert_eq!(score.and_then(proven_discs), Some(64));
+    assert!(nodes < 5_000_000, "{nodes} nodes");
+}
+
+/// The value of `board` after iterations of 1 to 22 plies, each with the
+/// full window (no aspiration) and ProbCut at `deviations`, on one table,
+/// and the nodes of them all; a panic past two minutes.
+fn iterations_to_22_plies(name: &str, board: Bitboard, deviations: f64) -> (Option<i32>, u64) {
+    within_two_minutes(&format!("a 22-ply search of {name}"), move |limits| {
         let tt = TranspositionTable::new(64);
         let mut search = Search::new(8, &tt, PatternEval::builtin(), &limits);
-        search.set_probcut(Some(2.0));
+        search.set_probcut(Some(deviations));
         let score = (1..=22)
             .map(|d| search.value_at(&board, d))
             .last()
             .flatten();
         (score, search.nodes())
-    });
-    assert_eq!(score.and_then(proven_discs), Some(64));
-    assert!(nodes < 5_000_000, "{nodes} nodes");
+    })
 }
 
 /// Plain negamax to `depth` plies on an evaluation, no pruning: the value

@@ -91,6 +91,8 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     pub(super) square_value: Vec<i32>,
     /// The squares of each [`Search::square_value`], best first.
     pub(super) square_classes: Vec<B::Set>,
+    /// The score of winning every square, which no line exceeds.
+    pub(super) most: i32,
     /// Remaining depth from which moves are ordered by the opponent's
     /// replies (a move generation per move): 2 on 8x8; 3 on the wide
     /// boards, where a move generation costs several times more and the
@@ -123,6 +125,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             limits,
             square_value: square_values(n),
             square_classes: square_classes(n),
+            most: to_table((n * n) as i32),
             reply_order_depth: if n == 8 { 2 } else { 3 },
             lists: Vec::new(),
             nodes: 0,
@@ -252,11 +255,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         // every other one was searched to 16 plies against it (103 M
         // nodes, ProbCut off at such windows), too far from the end for
         // the solver to take over.
-        let most = to_table((board.size() * board.size()) as i32);
-        if alpha >= most {
+        if alpha >= self.most {
             return alpha;
         }
-        if beta <= -most {
+        if beta <= -self.most {
             return beta;
         }
         let moves = board.moves();

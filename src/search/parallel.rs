@@ -152,6 +152,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             limits,
             square_value: self.square_value.clone(),
             square_classes: self.square_classes.clone(),
+            most: self.most,
             reply_order_depth: self.reply_order_depth,
             lists: Vec::new(),
             nodes: 0,
