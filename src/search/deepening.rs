@@ -7,25 +7,13 @@
 
 use super::alphabeta::{Iteration, RootMove, Search};
 use super::endgame::{
-    DEPTH_LIMIT_SOLVE_SLACK, Endgame, SELECTIVE_LEVELS, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED,
-    expected_solve_nodes,
+    DEPTH_LIMIT_SOLVE_SLACK, Endgame, SELECTIVE_LEVELS, SOLVER_JUMP, expected_solve_nodes,
 };
 use super::eval::Evaluator;
 use super::limits::Limits;
 use super::score::{DISC, INFINITY, WIN, forced_finish, proven_discs};
 use crate::rules::SquareSet;
 use std::time::{Duration, Instant};
-
-/// How close to the end midgame iterations go before the solver takes
-/// over: [`SOLVER_JUMP`], or [`SOLVER_JUMP_UNLIMITED`] with neither a time
-/// nor a depth limit.
-pub(super) fn solver_jump(limits: &Limits) -> u32 {
-    if limits.hard.is_none() && limits.depth.is_none() {
-        SOLVER_JUMP_UNLIMITED
-    } else {
-        SOLVER_JUMP
-    }
-}
 
 /// What comes next in one decision's iterations, and what the past ones
 /// tell about the time the next will take.
@@ -34,10 +22,8 @@ struct Schedule {
     depth: u32,
     empties: u32,
     max_depth: u32,
-    /// How close to the end the midgame iterations go before the solver
-    /// takes over ([`SOLVER_JUMP`], or [`SOLVER_JUMP_UNLIMITED`] with
-    /// neither a time nor a depth limit).
-    jump: u32,
+    /// Neither a time nor a depth limit: the selective solves come first.
+    unlimited: bool,
     /// Selective solves still to run before the exact one (the level of
     /// the next), and the score of the last one.
     pending_selective: u32,
@@ -53,7 +39,7 @@ impl Schedule {
             depth: 1,
             empties,
             max_depth: limits.depth.unwrap_or(u32::MAX).max(1),
-            jump: solver_jump(limits),
+            unlimited: limits.hard.is_none() && limits.depth.is_none(),
             pending_selective: 0,
             selective: None,
             previous_times: [Duration::ZERO; 2],
@@ -138,7 +124,7 @@ impl Schedule {
         self.depth += 1;
         if solver_takes_over(self.depth) {
             self.depth = self.empties.max(self.depth);
-            if self.jump == SOLVER_JUMP_UNLIMITED && !self.all_exact {
+            if self.unlimited && !self.all_exact {
                 self.pending_selective = SELECTIVE_LEVELS;
             }
         }
@@ -233,12 +219,11 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             // search: then a forced finish seen at 5 plies meant an exact
             // solve from 40 empties with nothing to stop it (labelling
             // WTHOR positions at depth 6 stalled for an hour on such).
-            let jump = plan.jump;
             let bounded_only_by_depth = self.limits.depth.is_some() && self.limits.hard.is_none();
             plan.advance(|next| {
                 B::HAS_SOLVER
                     && ((forced_finish(last.score) && !bounded_only_by_depth)
-                        || (next + jump > empties && self.solve_may_finish(empties, start)))
+                        || (next + SOLVER_JUMP > empties && self.solve_may_finish(empties, start)))
             });
         }
         last.nodes = self.nodes;

@@ -61,8 +61,7 @@
 
 use super::Iteration;
 use super::alphabeta::Search;
-use super::deepening::solver_jump;
-use super::endgame::{Endgame, Pool};
+use super::endgame::{Endgame, Pool, SOLVER_JUMP};
 use super::eval::Evaluator;
 use super::limits::Limits;
 use super::score::{DISC, INFINITY, proven_discs};
@@ -186,13 +185,12 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
         let max_depth = self.limits.depth.unwrap_or(u32::MAX);
-        let jump = solver_jump(self.limits);
         let mut depth = 1 + (k % 2) as u32;
         let mut guess = 0;
         while depth <= max_depth {
             if B::HAS_SOLVER
                 && (depth >= empties
-                    || depth + jump > empties && self.solve_may_finish(empties, start))
+                    || depth + SOLVER_JUMP > empties && self.solve_may_finish(empties, start))
             {
                 pool.serve(self.tt, self.limits);
                 return;

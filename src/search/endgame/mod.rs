@@ -35,10 +35,7 @@ use super::score::{disc_floor, to_table};
 use super::tt::TranspositionTable;
 use crate::rules::{Bitboard, Board};
 
-pub use policy::{
-    DEPTH_LIMIT_SOLVE_SLACK, SELECTIVE_LEVELS, SOLVER_JUMP, SOLVER_JUMP_UNLIMITED,
-    expected_solve_nodes,
-};
+pub use policy::{DEPTH_LIMIT_SOLVE_SLACK, SELECTIVE_LEVELS, SOLVER_JUMP, expected_solve_nodes};
 pub use solver::Solver;
 pub use split::Pool;
 pub use stability::stable_discs;
@@ -48,8 +45,8 @@ pub use stability::stable_discs;
 pub trait Endgame: Board {
     /// Whether [`Endgame::solve_exact`] solves (then iterative deepening
     /// jumps to the exact search once the midgame depth is within
-    /// [`SOLVER_JUMP`] or [`SOLVER_JUMP_UNLIMITED`] plies of the end,
-    /// instead of going through every depth).
+    /// [`SOLVER_JUMP`] plies of the end, instead of going through every
+    /// depth).
     const HAS_SOLVER: bool;
 
     /// Solves exactly (see [`Solver::solve`]), window and result in the

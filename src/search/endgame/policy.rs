@@ -6,28 +6,29 @@
 use crate::search::pattern::SCALE;
 
 /// How close to the end (in plies) the midgame iterations go before the
-/// search jumps to the exact one on boards with a solver, against the
-/// clock or under a depth limit (within [`DEPTH_LIMIT_SOLVE_SLACK`] of
-/// it, where it decides which positions a search of that depth solves).
-/// The
-/// midgame iterations fill the table with the moves the solver tries
-/// first near the root. Against the clock they stay short, so that the
-/// solve itself gets the time: [`SOLVER_JUMP_UNLIMITED`] plies lost a
-/// match at 100 ms a move against this value (41-9-50) and used less of
-/// its time (35 ms a move on average against 39), leaving more positions
-/// unsolved. Against the clock the jump also waits until the solve can be
-/// expected to finish in the time left ([`expected_solve_nodes`]).
-pub const SOLVER_JUMP: u32 = 14;
-
-/// [`SOLVER_JUMP`] for a search with neither a time nor a depth limit,
-/// where only the total cost of the solve counts: deeper midgame
-/// iterations cost little beside it and order more of its tree. On 40
-/// held-out WTHOR positions at 26 empties the solve took 10.84 G nodes and
-/// 315 s jumping at 14 plies from the end, 10.04 G and 300 s at 10, 9.69 G
-/// and 289 s at 8, 9.55 G and 284 s at 7, but 10.75 G and 430 s at 6,
-/// where the midgame search's own last plies take over from the solver's
-/// faster ones.
-pub const SOLVER_JUMP_UNLIMITED: u32 = 8;
+/// search jumps to the exact one on boards with a solver (under a depth
+/// limit, only within [`DEPTH_LIMIT_SOLVE_SLACK`] of it; against the
+/// clock, only once the solve can be expected to finish in the time left,
+/// [`expected_solve_nodes`]). The midgame iterations fill the table with
+/// the moves the solver tries first, and against the clock the last of
+/// them is the move played when the solve does not finish.
+///
+/// With no limit only the total cost of the solve counts. On 40 held-out
+/// WTHOR positions at 26 empties the solve took 10.84 G nodes and 315 s
+/// jumping at 14 plies from the end, 10.04 G and 300 s at 10, 9.69 G and
+/// 289 s at 8, 9.55 G and 284 s at 7, but 10.75 G and 430 s at 6, where
+/// the midgame search's own last plies take over from the solver's faster
+/// ones.
+///
+/// Against the clock it was 14 (the solve got the time sooner), until the
+/// moves of 100 games against NTest were replayed at 200 ms a move and
+/// scored by exact solves. At 14, a solve started at 20-21 empties after a
+/// 6- or 7-ply search, often did not finish (a win/loss/draw proof of a
+/// drawn position at 21 empties took more than 7.9 M nodes), and the
+/// shallow move was played: 0.48 and 0.64 discs lost a move there. Over
+/// the 350 moves at 18-24 empties the mean loss was 0.269 discs at 14,
+/// 0.257 at 10, **0.160 at 8**, 0.166 at 6 and 0.189 at 4.
+pub const SOLVER_JUMP: u32 = 8;
 
 /// How many more empties than a depth limit an exact solve may start
 /// from under that limit. A solve costs about what a midgame search of
