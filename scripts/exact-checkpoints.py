@@ -84,7 +84,7 @@ def main():
             scores = iter(int(l.split()[3]) for l in out.splitlines() if l.split()[:1] and l.split()[0].isdigit())
             column = []
             for (us, _, _), p in zip(games, positions):
-                column.append(None if p is None else (s := next(scores)) * (1 if p[1] == us else -1))
+                column.append(None if p is None else next(scores) * (1 if p[1] == us else -1))
             values.append(column)
     final = [res if us == "X" else -res for us, res, _ in games]
     values.append(final)
