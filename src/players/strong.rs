@@ -39,10 +39,9 @@ impl Default for Strong {
 impl Strong {
     /// The engine with a table of `hash_mb` MB.
     pub fn new(hash_mb: usize) -> Strong {
-        Strong {
-            tt: TranspositionTable::new(hash_mb),
-            threads: 1,
-        }
+        let tt = TranspositionTable::new(hash_mb);
+        let _detached = tt.map_in_background();
+        Strong { tt, threads: 1 }
     }
 
     /// Maps the whole table now (see [`TranspositionTable::commit`]).
@@ -245,8 +244,8 @@ impl Player for Strong {
     /// runs. The table's pages are not written here: mapping 64 MB took
     /// 50-250 ms under load, and a GUI that sends `clear_board` and
     /// `genmove` together saw its first move wait for it and fall back to
-    /// greedy; the first search maps them as it stores, looking at its
-    /// clock in between.
+    /// greedy; a thread of the table's own maps them
+    /// ([`TranspositionTable::map_in_background`]).
     fn new_game(&mut self) {
         self.tt.clear();
         PatternEval::builtin();
@@ -254,6 +253,7 @@ impl Player for Strong {
 
     fn set_hash_mb(&mut self, megabytes: usize) {
         self.tt = TranspositionTable::new(megabytes);
+        let _detached = self.tt.map_in_background();
     }
 
     fn set_threads(&mut self, threads: usize) {
