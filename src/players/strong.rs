@@ -39,9 +39,18 @@ impl Default for Strong {
 impl Strong {
     /// The engine with a table of `hash_mb` MB.
     pub fn new(hash_mb: usize) -> Strong {
+        Strong {
+            tt: Strong::table(hash_mb),
+            threads: 1,
+        }
+    }
+
+    /// A table of `hash_mb` MB whose pages a thread of its own maps, so
+    /// that the first search does not pay for them against its clock.
+    fn table(hash_mb: usize) -> TranspositionTable {
         let tt = TranspositionTable::new(hash_mb);
         let _detached = tt.map_in_background();
-        Strong { tt, threads: 1 }
+        tt
     }
 
     /// Maps the whole table now (see [`TranspositionTable::commit`]).
@@ -252,8 +261,7 @@ impl Player for Strong {
     }
 
     fn set_hash_mb(&mut self, megabytes: usize) {
-        self.tt = TranspositionTable::new(megabytes);
-        let _detached = self.tt.map_in_background();
+        self.tt = Strong::table(megabytes);
     }
 
     fn set_threads(&mut self, threads: usize) {

@@ -206,9 +206,11 @@ impl TranspositionTable {
     ///
     /// The memory comes zeroed from the allocator (an empty slot is all
     /// zeros), which for a large table maps pages that are only touched
-    /// by the first probe or store: writing 64 MB of empty entries took
-    /// 15-130 ms here, twice at start-up, which the first `genmove` of a
-    /// GUI that sends it at once paid for with a shallow search.
+    /// by the first probe or store (or by
+    /// [`TranspositionTable::map_in_background`]): writing 64 MB of empty
+    /// entries took 15-130 ms here, twice at start-up, which the first
+    /// `genmove` of a GUI that sends it at once paid for with a shallow
+    /// search.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let entry = std::mem::size_of::<Slot>();
@@ -286,10 +288,11 @@ impl TranspositionTable {
     /// between two looks at its clock: with huge pages (whose first touch
     /// the kernel may stall on to compact memory) the first move of a
     /// fresh engine at 100 ms a move came 4-26 ms past the search's 95 ms
-    /// limit in 6 of 102 tries here (0 of 84 with this thread). The thread touches one slot per 4 KB page with a write
-    /// that changes nothing, so it may run beside searches, and it stops
-    /// as soon as the table is dropped. The thread's handle, if it
-    /// started (an engine lets it run detached).
+    /// limit in 6 of 102 tries here (0 of 84 with this thread). The
+    /// thread touches one slot per 4 KB page with a write that changes
+    /// nothing, so it may run beside searches, and it stops as soon as
+    /// the table is dropped. Returns the thread's handle, if it started
+    /// (an engine lets it run detached).
     pub fn map_in_background(&self) -> Option<std::thread::JoinHandle<()>> {
         const PAGE: usize = 4096;
         let memory = Arc::clone(&self.memory);
