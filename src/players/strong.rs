@@ -40,17 +40,9 @@ impl Strong {
     /// The engine with a table of `hash_mb` MB.
     pub fn new(hash_mb: usize) -> Strong {
         Strong {
-            tt: Strong::table(hash_mb),
+            tt: TranspositionTable::new(hash_mb),
             threads: 1,
         }
-    }
-
-    /// A table of `hash_mb` MB whose pages a thread of its own maps, so
-    /// that the first search does not pay for them against its clock.
-    fn table(hash_mb: usize) -> TranspositionTable {
-        let tt = TranspositionTable::new(hash_mb);
-        let _detached = tt.map_in_background();
-        tt
     }
 
     /// Maps the whole table now (see [`TranspositionTable::commit`]).
@@ -253,15 +245,15 @@ impl Player for Strong {
     /// runs. The table's pages are not written here: mapping 64 MB took
     /// 50-250 ms under load, and a GUI that sends `clear_board` and
     /// `genmove` together saw its first move wait for it and fall back to
-    /// greedy; a thread of the table's own maps them
-    /// ([`TranspositionTable::map_in_background`]).
+    /// greedy; the first search maps them as it stores, looking at its
+    /// clock in between.
     fn new_game(&mut self) {
         self.tt.clear();
         PatternEval::builtin();
     }
 
     fn set_hash_mb(&mut self, megabytes: usize) {
-        self.tt = Strong::table(megabytes);
+        self.tt = TranspositionTable::new(megabytes);
     }
 
     fn set_threads(&mut self, threads: usize) {

@@ -5,7 +5,6 @@
 
 use super::score::WIN;
 use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
@@ -179,9 +178,8 @@ const BUCKET: usize = 2;
 /// threads can use one table (see [`Slot`]).
 pub struct TranspositionTable {
     /// The allocation: the table proper starts at `start`, where the
-    /// memory is aligned for huge pages. Shared only with the thread of
-    /// [`TranspositionTable::map_in_background`].
-    memory: Arc<Vec<Slot>>,
+    /// memory is aligned for huge pages.
+    memory: Vec<Slot>,
     start: usize,
     len: usize,
     buckets_mask: usize,
@@ -206,11 +204,9 @@ impl TranspositionTable {
     ///
     /// The memory comes zeroed from the allocator (an empty slot is all
     /// zeros), which for a large table maps pages that are only touched
-    /// by the first probe or store (or by
-    /// [`TranspositionTable::map_in_background`]): writing 64 MB of empty
-    /// entries took 15-130 ms here, twice at start-up, which the first
-    /// `genmove` of a GUI that sends it at once paid for with a shallow
-    /// search.
+    /// by the first probe or store: writing 64 MB of empty entries took
+    /// 15-130 ms here, twice at start-up, which the first `genmove` of a
+    /// GUI that sends it at once paid for with a shallow search.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let entry = std::mem::size_of::<Slot>();
@@ -238,7 +234,7 @@ impl TranspositionTable {
         let start = start / entry;
         advise_huge_pages(memory.as_ptr().wrapping_add(start), len * entry);
         TranspositionTable {
-            memory: Arc::new(memory),
+            memory,
             start,
             len,
             buckets_mask: buckets - 1,
@@ -251,6 +247,11 @@ impl TranspositionTable {
     #[inline]
     fn slots(&self) -> &[Slot] {
         &self.memory[self.start..self.start + self.len]
+    }
+
+    #[inline]
+    fn slots_mut(&mut self) -> &mut [Slot] {
+        &mut self.memory[self.start..self.start + self.len]
     }
 
     /// Size in bytes.
@@ -273,44 +274,13 @@ impl TranspositionTable {
         self.wipe();
     }
 
-    /// Empties every slot. No search holds the table; the mapping thread
-    /// may still, and its writes change nothing.
+    /// Empties every slot (plain stores: no search holds the table).
     fn wipe(&mut self) {
-        for slot in self.slots() {
-            slot.check.store(0, Relaxed);
-            slot.data.store(0, Relaxed);
+        for slot in self.slots_mut() {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
         }
         *self.dirty.get_mut() = false;
-    }
-
-    /// Maps the table's pages on a thread of its own, so that a search
-    /// does not. A search that maps them as it stores pays for each page
-    /// between two looks at its clock: with huge pages (whose first touch
-    /// the kernel may stall on to compact memory) the first move of a
-    /// fresh engine at 100 ms a move came 4-26 ms past the search's 95 ms
-    /// limit in 6 of 102 tries here (0 of 84 with this thread). The
-    /// thread touches one slot per 4 KB page with a write that changes
-    /// nothing, so it may run beside searches, and it stops as soon as
-    /// the table is dropped. Returns the thread's handle, if it started
-    /// (an engine lets it run detached).
-    pub fn map_in_background(&self) -> Option<std::thread::JoinHandle<()>> {
-        const PAGE: usize = 4096;
-        let memory = Arc::clone(&self.memory);
-        let (start, len) = (self.start, self.len);
-        let spawned = std::thread::Builder::new()
-            .name("table-pages".into())
-            .spawn(move || {
-                let step = (PAGE / std::mem::size_of::<Slot>()).max(1);
-                for slot in memory[start..start + len].iter().step_by(step) {
-                    if Arc::strong_count(&memory) == 1 {
-                        break;
-                    }
-                    slot.check.fetch_or(0, Relaxed);
-                }
-            });
-        spawned
-            .inspect_err(|e| log::debug!("the table's pages are mapped as searches use them: {e}"))
-            .ok()
     }
 
     /// Marks the start of a new search: older entries are replaced first.
@@ -449,33 +419,6 @@ mod tests {
         assert_eq!(tt.probe(42).unwrap().mv, Some(19));
         tt.clear();
         assert_eq!(tt.probe(42), None);
-    }
-
-    #[test]
-    fn mapping_the_pages_keeps_every_entry_and_leaves_no_thread() {
-        let keys: Vec<u64> = (1..=5000u64)
-            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            .collect();
-        let tt = TranspositionTable::new(4);
-        for (i, &key) in keys.iter().enumerate() {
-            tt.store(
-                key,
-                3 + i as i32 % 20,
-                i as i32 - 2500,
-                Bound::Exact,
-                Some(i % 64),
-            );
-        }
-        let before: Vec<_> = keys.iter().map(|&k| tt.probe(k)).collect();
-        assert!(before.iter().filter(|h| h.is_some()).count() > 4000);
-        tt.map_in_background().expect("a thread").join().unwrap();
-        let after: Vec<_> = keys.iter().map(|&k| tt.probe(k)).collect();
-        assert_eq!(before, after);
-        // A dropped table ends its mapping thread.
-        let big = TranspositionTable::new(256);
-        let mapping = big.map_in_background().expect("a thread");
-        drop(big);
-        mapping.join().unwrap();
     }
 
     #[test]
