@@ -284,9 +284,10 @@ impl TranspositionTable {
         *self.generation.get_mut() = 0;
     }
 
-    /// Writes every slot, so that the memory is mapped now rather than on
-    /// first use: benchmarks call it so that page faults (0.5 s for a
-    /// 256 MB table here) are not counted in their first search.
+    /// Maps every page and puts the whole table in use, so that memory is
+    /// mapped now rather than on first use: benchmarks call it so that
+    /// page faults (0.5 s for a 256 MB table here) are not counted in
+    /// their first search.
     pub fn commit(&mut self) {
         self.map_until(|| false);
     }
@@ -298,8 +299,8 @@ impl TranspositionTable {
     /// A search that maps the table as it stores pays the page faults
     /// between two looks at its clock: the first `genmove` of a fresh
     /// engine at 100 ms took 1-5 ms a node at depths 4-7 here (each probe
-    /// a new 2 MB page) and ran up to 26 ms past its hard limit, 6 times
-    /// in 102. Mapped here, the cost is bounded by `stop`, and the search
+    /// a new 2 MB page) and ran past its hard limit 6 times in 102, by up
+    /// to 62 ms (a reply that late is a forfeit in a match). Mapped here, the cost is bounded by `stop`, and the search
     /// touches only mapped pages. Entries stored while fewer buckets were
     /// in use stay where they are: a probe checks the whole key, so at
     /// worst one is not found.
