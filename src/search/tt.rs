@@ -184,9 +184,8 @@ pub struct TranspositionTable {
     len: usize,
     /// Slots from `start` that [`TranspositionTable::map_until`] wrote.
     mapped: usize,
-    /// The most slots ever in use: what a wipe must clear.
-    written: usize,
-    /// Buckets in use, less one: probes and stores stay in that many.
+    /// Buckets in use, less one: probes and stores stay in that many. It
+    /// never shrinks, so it also bounds every slot ever written.
     buckets_mask: usize,
     generation: AtomicU8,
     /// Whether anything was stored since the table was made or cleared
@@ -203,7 +202,6 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let mut table = TranspositionTable::on_demand(megabytes);
         table.buckets_mask = table.len / BUCKET - 1;
-        table.written = table.len;
         table
     }
 
@@ -225,8 +223,7 @@ impl TranspositionTable {
     pub fn on_demand(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let entry = std::mem::size_of::<Slot>();
-        let buckets = (bytes / (BUCKET * entry)).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let buckets = floor_power_of_two((bytes / (BUCKET * entry)).max(1));
         let len = buckets * BUCKET;
         // Room to align the table proper to a huge page.
         let capacity = len + HUGE_PAGE / entry;
@@ -253,7 +250,6 @@ impl TranspositionTable {
             start,
             len,
             mapped: 0,
-            written: BUCKET,
             buckets_mask: 0,
             generation: AtomicU8::new(0),
             dirty: AtomicBool::new(false),
@@ -294,14 +290,16 @@ impl TranspositionTable {
 
     /// Maps more of the table, a page at a time, until all of it is mapped
     /// or `stop` says so, and puts in use the largest power of two of
-    /// buckets already mapped (always at least the first page).
+    /// buckets already mapped (always at least the first page; never fewer
+    /// than were in use).
     ///
     /// A search that maps the table as it stores pays the page faults
     /// between two looks at its clock: the first `genmove` of a fresh
     /// engine at 100 ms took 1-5 ms a node at depths 4-7 here (each probe
     /// a new 2 MB page) and ran past its hard limit 6 times in 102, by up
-    /// to 62 ms (a reply that late is a forfeit in a match). Mapped here, the cost is bounded by `stop`, and the search
-    /// touches only mapped pages. Entries stored while fewer buckets were
+    /// to 62 ms (a reply that late is a forfeit in a match). Mapped here,
+    /// the cost is bounded by `stop`, and the search touches only mapped
+    /// pages. Entries stored while fewer buckets were
     /// in use stay where they are: a probe checks the whole key, so at
     /// worst one is not found.
     pub fn map_until(&mut self, mut stop: impl FnMut() -> bool) {
@@ -320,17 +318,15 @@ impl TranspositionTable {
             }
             self.mapped = end;
         }
-        let buckets = self.mapped / BUCKET;
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        self.buckets_mask = buckets - 1;
-        self.written = self.written.max(buckets * BUCKET);
+        let buckets = floor_power_of_two(self.mapped / BUCKET);
+        self.buckets_mask = self.buckets_mask.max(buckets - 1);
     }
 
     /// Empties every slot a search may have written (plain stores: no
     /// search holds the table).
     fn wipe(&mut self) {
-        let written = self.written;
-        for slot in &mut self.slots_mut()[..written] {
+        let in_use = (self.buckets_mask + 1) * BUCKET;
+        for slot in &mut self.slots_mut()[..in_use] {
             *slot.check.get_mut() = 0;
             *slot.data.get_mut() = 0;
         }
@@ -434,6 +430,11 @@ impl TranspositionTable {
             meta: (generation << 2) | 1,
         });
     }
+}
+
+/// The largest power of two not above `x` (at least 1).
+fn floor_power_of_two(x: usize) -> usize {
+    1 << (usize::BITS - 1 - x.max(1).leading_zeros())
 }
 
 /// Asks the kernel to back `bytes` bytes from `start` (aligned to
