@@ -29,5 +29,5 @@ if [ ! -f target/selfplay.bin ]; then
     git worktree remove --force target/selfplay-engine
 fi
 xz -dc "$games" | ./target/release/reversi train --solve-empties 18 --epochs 6 --rate 1.0 \
-    --smooth 1.0 --cache target/samples.bin --selfplay target/selfplay.bin \
+    --cache target/samples.bin --selfplay target/selfplay.bin \
     --selfplay-target outcome --out data/eval.bin

@@ -294,10 +294,6 @@ enum Command {
         /// AdaGrad's base step size, in discs (more than 0, at most 100).
         #[arg(long, default_value_t = 1.0, value_parser = positive)]
         rate: f32,
-        /// Weight with which each position also trains the two neighbouring
-        /// phases (0: only its own; at most 100).
-        #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
-        smooth: f32,
         /// Reuse the solved positions saved in this file (written there on
         /// the first run); stdin is then not read.
         #[arg(long)]
@@ -466,14 +462,6 @@ fn positive(s: &str) -> Result<f32, String> {
     }
 }
 
-/// A weight: 0 to 100.
-fn non_negative(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if (0.0..=100.0).contains(&x) => Ok(x),
-        _ => Err(format!("'{}' is not a number from 0 to 100", printable(s))),
-    }
-}
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
@@ -604,7 +592,6 @@ fn run(command: Command) -> anyhow::Result<()> {
             threads,
             limit,
             rate,
-            smooth,
             cache,
             selfplay,
             selfplay_target,
@@ -618,7 +605,6 @@ fn run(command: Command) -> anyhow::Result<()> {
                 threads: threads as usize,
                 seed: 1,
                 rate,
-                smooth,
                 label: label_depth.map(|depth| train::Labels {
                     depth,
                     file: labels,

@@ -116,7 +116,6 @@ fn train_refuses_bad_settings_and_writes_only_where_told() {
     refused(&["train"], "f5d6\n", "--out");
     refused(&["train", "--out", out, "--holdout", "2"], "", "share");
     refused(&["train", "--out", out, "--rate", "nan"], "", "above 0");
-    refused(&["train", "--out", out, "--smooth=-1"], "", "from 0 to 100");
     refused(
         &["train", "--out", out, "--threads", "0"],
         "",

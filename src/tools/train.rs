@@ -11,7 +11,7 @@
 use super::{GamesError, progress, read_games as read_game_lines};
 use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move, split_move_list};
 use crate::search::pattern::PatternEval;
-use crate::search::pattern::{Layout, PHASES, SCALE, phase};
+use crate::search::pattern::{Layout, PHASES, SCALE, phase, phase_mix};
 use crate::search::{DISC, Limits, Search, Solver, TranspositionTable, proven_discs};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -60,10 +60,6 @@ pub struct TrainConfig {
     pub seed: u64,
     /// AdaGrad's base step, in discs.
     pub rate: f32,
-    /// Weight with which a position also trains the phases on either side
-    /// of its own: a phase spans only 4 empties, and its rarer
-    /// configurations learn from the neighbouring phases' positions too.
-    pub smooth: f32,
     /// Label the positions before the solved ones by a search instead of
     /// the game's solved score.
     pub label: Option<Labels>,
@@ -461,7 +457,7 @@ fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
     for s in samples {
         let ph = phase(s.empties());
         layout.features(s.player, s.opponent, &mut features);
-        let err = predict(weights, layout, ph, &features) - s.target as f32;
+        let err = predict(weights, layout, s.empties(), &features) - s.target as f32;
         let a = &mut acc[ph];
         a.0 += 1;
         a.1 += err.abs() as f64;
@@ -475,23 +471,28 @@ fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
         .collect()
 }
 
-/// The value (discs) of a position with region indices `features` in
-/// phase `ph`.
+/// The value (discs) of a position with `empties` empty squares and region
+/// indices `features`: the mix of two phases that [`phase_mix`] gives.
 #[inline]
-fn predict(weights: &[f32], layout: &Layout, ph: usize, features: &[u32]) -> f32 {
-    let base = ph * layout.per_phase;
-    let mut sum = weights[base + layout.per_phase - 1];
-    for &f in features.iter() {
-        sum += weights[base + f as usize];
-    }
-    sum
+fn predict(weights: &[f32], layout: &Layout, empties: u32, features: &[u32]) -> f32 {
+    let (first, share) = phase_mix(empties);
+    let value = |ph: usize| {
+        let table = &weights[ph * layout.per_phase..(ph + 1) * layout.per_phase];
+        features
+            .iter()
+            .fold(table[layout.per_phase - 1], |sum, &f| {
+                sum + table[f as usize]
+            })
+    };
+    (1.0 - share) * value(first) + share * value(first + 1)
 }
 
 /// Fits weights (in discs) by stochastic gradient descent with a step
 /// size of its own for every weight (AdaGrad: weights of rare
 /// configurations move faster than those seen in every game);
 /// `epoch_done` sees each epoch's number and its mean squared training
-/// error.
+/// error. Each position's error is shared between its two phases as
+/// [`phase_mix`] mixes them.
 pub fn fit(
     train: &[Sample],
     cfg: &TrainConfig,
@@ -508,20 +509,16 @@ pub fn fit(
         let mut loss = 0.0f64;
         for &i in &order {
             let s = &train[i as usize];
-            let own = phase(s.empties());
-            // The regions are the same in every phase: read them once.
             layout.features(s.player, s.opponent, &mut features);
-            let neighbours = [own.wrapping_sub(1), own + 1].map(|ph| (ph, cfg.smooth));
-            for (ph, weight) in [(own, 1.0)].into_iter().chain(neighbours) {
-                if ph >= PHASES || weight == 0.0 {
+            let err = predict(&weights, layout, s.empties(), &features) - s.target as f32;
+            loss += (err * err) as f64;
+            let (first, share) = phase_mix(s.empties());
+            for (ph, part) in [(first, 1.0 - share), (first + 1, share)] {
+                if part == 0.0 {
                     continue;
                 }
-                let err = predict(&weights, layout, ph, &features) - s.target as f32;
-                if ph == own {
-                    loss += (err * err) as f64;
-                }
                 let base = ph * layout.per_phase;
-                let grad = weight * err.clamp(-64.0, 64.0);
+                let grad = part * err.clamp(-64.0, 64.0);
                 for f in features
                     .iter()
                     .map(|&f| base + f as usize)
@@ -576,9 +573,10 @@ mod tests {
     }
 
     #[test]
-    fn smoothing_also_trains_the_neighbouring_phases() {
-        // Positions of one phase only (20 empties: discs on the first 44
-        // squares, alternating by pairs).
+    fn a_position_trains_the_two_phases_it_lies_between_in_proportion() {
+        // Positions with 20 empties (discs on the first 44 squares,
+        // alternating by pairs): 3/8 of the way from the middle of the
+        // 20-23 phase to that of the 16-19 one.
         let discs = (1u64 << 44) - 1;
         let player = discs & 0x3333_3333_3333_3333;
         let sample = Sample {
@@ -586,29 +584,33 @@ mod tests {
             opponent: discs & !player,
             target: 10,
         };
-        let own = phase(sample.empties());
+        let near = phase(23);
+        assert_eq!(phase_mix(sample.empties()), (near, 0.375));
         let layout = Layout::get();
         let constant = |w: &[f32], ph: usize| w[(ph + 1) * layout.per_phase - 1];
-        let cfg = |smooth| TrainConfig {
+        let cfg = TrainConfig {
             solve_empties: 18,
-            epochs: 3,
+            epochs: 20,
             holdout: 0.0,
             threads: 1,
             seed: 1,
             rate: 1.0,
-            smooth,
             label: None,
         };
-        let plain = fit(&[sample; 8], &cfg(0.0), |_, _| {});
-        let smooth = fit(&[sample; 8], &cfg(0.5), |_, _| {});
-        assert!(constant(&plain, own) > 0.0);
-        assert_eq!(constant(&plain, own - 1), 0.0);
-        assert_eq!(constant(&plain, own + 1), 0.0);
-        for ph in [own - 1, own + 1] {
-            let c = constant(&smooth, ph);
-            assert!(c > 0.0 && c < constant(&smooth, own), "phase {ph}: {c}");
+        let weights = fit(&[sample; 8], &cfg, |_, _| {});
+        let (a, b) = (constant(&weights, near), constant(&weights, near + 1));
+        assert!(a > b && b > 0.0, "{a} {b}");
+        for ph in (0..PHASES).filter(|&ph| ph != near && ph != near + 1) {
+            assert_eq!(constant(&weights, ph), 0.0, "phase {ph}");
         }
-        assert_eq!(constant(&smooth, own + 2), 0.0);
+        let mut features = vec![0u32; layout.regions()];
+        layout.features(sample.player, sample.opponent, &mut features);
+        let value = predict(&weights, layout, sample.empties(), &features);
+        assert!((value - 10.0).abs() < 0.5, "{value}");
+        // Between the first two middles, and past the first or last.
+        assert_eq!(phase_mix(57).1, 0.125);
+        assert_eq!(phase_mix(59), (0, 0.0));
+        assert_eq!(phase_mix(0), (PHASES - 2, 1.0));
     }
 
     #[test]
@@ -678,7 +680,6 @@ mod tests {
             threads: 2,
             seed: 1,
             rate: 1.0,
-            smooth: 0.0,
             label: None,
         };
         let label = Labels {
