@@ -4,8 +4,9 @@
 //! empty squares on, the exact endgame solver gives each position's score
 //! with perfect play; the first of those scores (from each position's side
 //! to move) is the target of every earlier position of the game. The
-//! weights of each phase are then fitted by stochastic gradient descent on
-//! the squared error, and a share of the games is held out to report how
+//! weights are then fitted by stochastic gradient descent on the squared
+//! error (each position's error shared by the two phases it is valued
+//! with), and a share of the games is held out to report how
 //! well the evaluation predicts them.
 
 use super::{GamesError, progress, read_games as read_game_lines};
@@ -475,7 +476,17 @@ fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
 /// indices `features`: the mix of two phases that [`phase_mix`] gives.
 #[inline]
 fn predict(weights: &[f32], layout: &Layout, empties: u32, features: &[u32]) -> f32 {
-    let (first, share) = phase_mix(empties);
+    mixed_value(weights, layout, phase_mix(empties), features)
+}
+
+/// [`predict`] for a position whose [`phase_mix`] is known.
+#[inline]
+fn mixed_value(
+    weights: &[f32],
+    layout: &Layout,
+    (first, share): (usize, f32),
+    features: &[u32],
+) -> f32 {
     let value = |ph: usize| {
         let table = &weights[ph * layout.per_phase..(ph + 1) * layout.per_phase];
         features
@@ -510,9 +521,10 @@ pub fn fit(
         for &i in &order {
             let s = &train[i as usize];
             layout.features(s.player, s.opponent, &mut features);
-            let err = predict(&weights, layout, s.empties(), &features) - s.target as f32;
+            let mix = phase_mix(s.empties());
+            let err = mixed_value(&weights, layout, mix, &features) - s.target as f32;
             loss += (err * err) as f64;
-            let (first, share) = phase_mix(s.empties());
+            let (first, share) = mix;
             for (ph, part) in [(first, 1.0 - share), (first + 1, share)] {
                 if part == 0.0 {
                     continue;
