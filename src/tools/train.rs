@@ -12,7 +12,7 @@
 use super::{GamesError, progress, read_games as read_game_lines};
 use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move, split_move_list};
 use crate::search::pattern::PatternEval;
-use crate::search::pattern::{Layout, PHASES, SCALE, phase, phase_mix};
+use crate::search::pattern::{FEATURES, Layout, PHASES, SCALE, phase, phase_mix};
 use crate::search::{DISC, Limits, Search, Solver, TranspositionTable, proven_discs};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -454,7 +454,7 @@ pub fn run(
 fn errors(weights: &[f32], samples: &[Sample]) -> Vec<(usize, f64, f64)> {
     let layout = Layout::get();
     let mut acc = vec![(0usize, 0.0f64, 0.0f64); PHASES];
-    let mut features = vec![0u32; layout.regions()];
+    let mut features = [0u32; FEATURES];
     for s in samples {
         let ph = phase(s.empties());
         layout.features(s.player, s.opponent, &mut features);
@@ -514,7 +514,7 @@ pub fn fit(
     let mut squares = vec![1f32; PHASES * layout.per_phase];
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
-    let mut features = vec![0u32; layout.regions()];
+    let mut features = [0u32; FEATURES];
     for epoch in 0..cfg.epochs {
         order.shuffle(&mut rng);
         let mut loss = 0.0f64;
@@ -615,7 +615,7 @@ mod tests {
         for ph in (0..PHASES).filter(|&ph| ph != near && ph != near + 1) {
             assert_eq!(constant(&weights, ph), 0.0, "phase {ph}");
         }
-        let mut features = vec![0u32; layout.regions()];
+        let mut features = [0u32; FEATURES];
         layout.features(sample.player, sample.opponent, &mut features);
         let value = predict(&weights, layout, sample.empties(), &features);
         assert!((value - 10.0).abs() < 0.5, "{value}");

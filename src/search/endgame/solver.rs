@@ -459,7 +459,9 @@ impl<'a> Solver<'a> {
                 let score = match &leaves {
                     Some((base, empties)) => {
                         self.nodes += 1;
-                        -self.eval.after_move(base, sq, flips, *empties)
+                        let (np, no) = after(p, o, sq, flips);
+                        let replies = Bitboard::moves_for(np, no);
+                        -self.eval.after_move(base, sq, flips, replies, *empties)
                     }
                     None => {
                         let (np, no) = after(p, o, sq, flips);
@@ -490,7 +492,10 @@ impl<'a> Solver<'a> {
             entry.0 = if empties >= SORT_SEARCH {
                 self.searched_cost(np, no, sq as usize, odd, alpha, sort_depth(empties))
             } else if let Some(base) = &replies {
-                let eval = self.eval.after_move(base, sq as usize, flips, empties - 1);
+                let replies = Bitboard::moves_for(np, no);
+                let eval = self
+                    .eval
+                    .after_move(base, sq as usize, flips, replies, empties - 1);
                 move_cost(np, no, sq as usize, odd) + eval_cost(eval, 0)
             } else {
                 move_cost(np, no, sq as usize, odd)
