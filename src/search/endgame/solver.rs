@@ -46,7 +46,12 @@ pub(super) fn raise(score: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> b
 /// square's value ([`SQUARE_VALUE`]) breaks ties.
 #[inline]
 pub(super) fn move_cost(np: u64, no: u64, sq: usize, odd: u64) -> i32 {
-    let replies = Bitboard::moves_for(np, no);
+    replies_cost(np, no, Bitboard::moves_for(np, no), sq, odd)
+}
+
+/// [`move_cost`] for a child whose `replies` are already generated.
+#[inline]
+fn replies_cost(np: u64, no: u64, replies: u64, sq: usize, odd: u64) -> i32 {
     let empty = !(np | no);
     let potential = (empty & Bitboard::default().neighbours(no)).count_ones() as i32;
     let mut cost = REPLY * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
@@ -492,11 +497,12 @@ impl<'a> Solver<'a> {
             entry.0 = if empties >= SORT_SEARCH {
                 self.searched_cost(np, no, sq as usize, odd, alpha, sort_depth(empties))
             } else if let Some(base) = &replies {
-                let replies = Bitboard::moves_for(np, no);
+                // The child's replies serve its evaluation and its cost.
+                let child_moves = Bitboard::moves_for(np, no);
                 let eval = self
                     .eval
-                    .after_move(base, sq as usize, flips, replies, empties - 1);
-                move_cost(np, no, sq as usize, odd) + eval_cost(eval, 0)
+                    .after_move(base, sq as usize, flips, child_moves, empties - 1);
+                replies_cost(np, no, child_moves, sq as usize, odd) + eval_cost(eval, 0)
             } else {
                 move_cost(np, no, sq as usize, odd)
             };
