@@ -316,6 +316,11 @@ enum Command {
         /// 2 cores).
         #[arg(long, requires = "label_depth")]
         labels: Option<String>,
+        /// The weight file the labelling search evaluates with (default:
+        /// the compiled-in weights); `scripts/train-eval.sh` labels with
+        /// the weights the new ones replace.
+        #[arg(long, requires = "label_depth")]
+        label_weights: Option<String>,
     },
     /// Plays the engine against itself from varied openings and writes
     /// every position with the label of a deeper search (exact near the
@@ -597,6 +602,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             selfplay_target,
             label_depth,
             labels,
+            label_weights,
         } => {
             let cfg = train::TrainConfig {
                 solve_empties,
@@ -608,6 +614,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                 label: label_depth.map(|depth| train::Labels {
                     depth,
                     file: labels,
+                    weights: label_weights,
                 }),
             };
             let mut extra = Vec::new();
