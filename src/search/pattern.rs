@@ -2,8 +2,8 @@
 //! use (Logistello, Edax): the board is cut into 46 overlapping lines and
 //! regions (edges with their X squares, corner blocks, rows, columns and
 //! diagonals), each region's cells are read as a base-3 number (empty,
-//! mine, yours), and a learned weight per configuration and game phase is
-//! summed, with one for the side to move's count of legal moves (the two
+//! mine, yours), and a learned weight per configuration is summed with
+//! one for the side to move's count of legal moves (the weights of the two
 //! phases nearest the position's count of empty squares, mixed). The
 //! weights come from `reversi train` on tournament games and on games of
 //! the engine against itself (`scripts/train-eval.sh`), and are compiled
@@ -12,7 +12,7 @@
 //! with the previous weights, a self-play position's its game's first
 //! exact score. Neither choice shows in the error on human games' solved
 //! scores (the self-play games raise it a little at 36-55 empties, the
-//! search labels by about 0.3 discs at 28-59), yet each makes the engine
+//! search labels by 0.1-0.4 discs at 28-59), yet each makes the engine
 //! play better.
 //!
 //! Symmetric regions share one table: every region is read through the

@@ -82,18 +82,11 @@ pub struct Labels {
     pub weights: Option<String>,
 }
 
-/// The labelled samples file: magic, label depth, solved empties (u32
-/// little-endian), the FNV-1a hash of the labelling weights (u64), then
-/// the samples as [`save_samples`] writes them.
+/// The labelled samples file: magic, label depth, solved empties and the
+/// CRC-32 of the labelling weights' file (u32 little-endian: it tells a
+/// file labelled with other weights apart), then the samples as
+/// [`save_samples`] writes them.
 const LABELS_MAGIC: &[u8; 8] = b"RVLAB02\0";
-
-/// The FNV-1a hash of `bytes`: tells a labels file made with other
-/// weights apart.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
-    })
-}
 
 /// `games` with the positions before the solved ones labelled as `label`
 /// says, from its file when that was made with the same settings.
@@ -102,24 +95,28 @@ fn labelled(
     label: &Labels,
     cfg: &TrainConfig,
 ) -> Result<Vec<Vec<Sample>>, TrainError> {
-    let bytes = match &label.weights {
-        Some(path) => std::fs::read(path).map_err(|source| TrainError::File {
-            path: path.clone(),
-            source,
-        })?,
-        None => BUILTIN_WEIGHTS.to_vec(),
+    let read = match &label.weights {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|source| TrainError::File {
+                path: path.clone(),
+                source,
+            })?;
+            let eval = PatternEval::from_bytes(&bytes).map_err(|reason| TrainError::Weights {
+                path: path.clone(),
+                reason,
+            })?;
+            Some((bytes, eval))
+        }
+        None => None,
     };
-    let eval = PatternEval::from_bytes(&bytes).map_err(|reason| TrainError::Weights {
-        path: label
-            .weights
-            .clone()
-            .unwrap_or_else(|| "the compiled-in weights".into()),
-        reason,
-    })?;
+    let (weights, eval) = match &read {
+        Some((bytes, eval)) => (bytes.as_slice(), eval),
+        None => (BUILTIN_WEIGHTS, PatternEval::builtin()),
+    };
     let mut header = LABELS_MAGIC.to_vec();
     header.extend_from_slice(&label.depth.to_le_bytes());
     header.extend_from_slice(&cfg.solve_empties.to_le_bytes());
-    header.extend_from_slice(&fnv1a(&bytes).to_le_bytes());
+    header.extend_from_slice(&crc32fast::hash(weights).to_le_bytes());
     if let Some(path) = &label.file
         && let Ok(bytes) = std::fs::read(path)
     {
@@ -150,7 +147,7 @@ fn labelled(
         label.depth,
         cfg.solve_empties,
         cfg.threads,
-        &eval,
+        eval,
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
