@@ -343,11 +343,20 @@ fn analyze_gives_every_move_its_exact_score_near_the_end() {
     assert_eq!(d.ask(setup), "=\n\n");
     let reply = d.ask("7 analyze 2");
     assert_eq!(reply, "=7 g8 +18 exact\nh1 +12 exact\n\n");
+    // The best move alone comes from genmove's search, with the same
+    // exact score.
+    assert_eq!(d.ask("analyze 1"), "= g8 +18 exact\n\n");
     let all = d.ask("analyze");
     assert!(all.lines().count() >= 8, "{all}");
     assert!(all.contains("g2 -24 exact"), "{all}");
     // Analysis plays nothing.
     assert_eq!(d.ask("gogui-rules_side_to_move"), "= black\n\n");
+    // A player that does not search has no best move to analyse either.
+    assert_eq!(d.ask("set player greedy"), "=\n\n");
+    assert_eq!(
+        d.ask("analyze 1"),
+        "? greedy does not analyse positions\n\n"
+    );
 }
 
 #[test]

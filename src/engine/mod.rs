@@ -45,6 +45,7 @@ struct Task {
 enum Job {
     Choose(Box<Task>),
     Analyse(Box<Task>),
+    AnalyseBest(Box<Task>),
     Evaluate(Box<Task>),
     /// A change of the player's state between searches; its ticket comes
     /// back as [`Reply::Ready`] once done.
@@ -121,6 +122,14 @@ impl Worker {
                                 &task.limits,
                                 &mut progress,
                             ));
+                            if answer_tx.send(Answer { ticket, reply }).is_err() {
+                                break;
+                            }
+                        }
+                        Job::AnalyseBest(task) => {
+                            let reply =
+                                Reply::Analysis(player.analyse_best(&task.position, &task.limits));
+                            let ticket = task.ticket;
                             if answer_tx.send(Answer { ticket, reply }).is_err() {
                                 break;
                             }
@@ -417,6 +426,15 @@ impl Engine {
         progress: &mut dyn FnMut(&Analysis),
     ) -> Option<Analysis> {
         match self.ask(position, limits, Job::Analyse, progress)? {
+            Reply::Analysis(a) => a,
+            _ => None,
+        }
+    }
+
+    /// The best move alone with its score, as [`Engine::analyse`] but for
+    /// [`Player::analyse_best`].
+    pub fn analyse_best(&mut self, position: &Position, limits: Limits) -> Option<Analysis> {
+        match self.ask(position, limits, Job::AnalyseBest, &mut |_| {})? {
             Reply::Analysis(a) => a,
             _ => None,
         }

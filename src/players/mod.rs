@@ -61,6 +61,15 @@ pub trait Player: Send {
     ) -> Option<Analysis> {
         None
     }
+    /// The best move alone with its score (a one-line [`Analysis`]), for
+    /// players that search; by default the first line of
+    /// [`Player::analyse`].
+    fn analyse_best(&mut self, pos: &Position, limits: &Limits) -> Option<Analysis> {
+        self.analyse(pos, limits, &mut |_| {}).map(|mut a| {
+            a.scores.truncate(1);
+            a
+        })
+    }
     /// The player's static evaluation of `pos`, without search; `None`
     /// for players that have none.
     fn evaluate(&self, _pos: &Position) -> Option<Evaluation> {

@@ -323,9 +323,14 @@ impl<W: Write> Controller<W> {
             return Ok("pass".into());
         }
         let limits = self.limits(&pos, token, received);
-        let scores = self
-            .engine
-            .analyse(&pos, limits, &mut |_| {})
+        // The best move alone needs only genmove's search, not a proof of
+        // every other move's score.
+        let analysis = if k == Some(1) {
+            self.engine.analyse_best(&pos, limits)
+        } else {
+            self.engine.analyse(&pos, limits, &mut |_| {})
+        };
+        let scores = analysis
             .ok_or_else(|| format!("{} does not analyse positions", self.engine.player()))?
             .scores;
         let k = k.map_or(scores.len(), |k| k as usize).max(1);
