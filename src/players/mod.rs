@@ -65,10 +65,7 @@ pub trait Player: Send {
     /// players that search; by default the first line of
     /// [`Player::analyse`].
     fn analyse_best(&mut self, pos: &Position, limits: &Limits) -> Option<Analysis> {
-        self.analyse(pos, limits, &mut |_| {}).map(|mut a| {
-            a.scores.truncate(1);
-            a
-        })
+        best_line(self.analyse(pos, limits, &mut |_| {}))
     }
     /// The player's static evaluation of `pos`, without search; `None`
     /// for players that have none.
@@ -115,6 +112,14 @@ pub struct Decision {
     pub score: Option<MoveScore>,
     /// Nodes the decision took (0 when the player does not count them).
     pub nodes: u64,
+}
+
+/// The first (best) line of an analysis.
+pub(crate) fn best_line(analysis: Option<Analysis>) -> Option<Analysis> {
+    analysis.map(|mut a| {
+        a.scores.truncate(1);
+        a
+    })
 }
 
 /// Every legal move's score, best first, and what finding them cost.

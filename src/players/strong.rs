@@ -3,7 +3,7 @@
 //! the trained pattern evaluation and the exact solver on 8x8, the
 //! hand-weighted evaluation on every other size.
 
-use super::{Analysis, Decision, Evaluation, MoveScore, Player};
+use super::{Analysis, Decision, Evaluation, MoveScore, Player, best_line};
 use crate::rules::{Board, Move, Position, Square, SquareSet};
 use crate::search::pattern::PatternEval;
 use crate::search::{
@@ -247,10 +247,11 @@ impl Player for Strong {
     }
 
     /// `genmove`'s search: only the best move's score is proved, where
-    /// [`Player::analyse`] proves every move's. At 24 empties and 5 s a
-    /// move that answered in 2-3 s, against 38 s for the whole analysis.
-    /// A search with no score to give (a single legal move, or stopped
-    /// before its first iteration) falls back to the whole analysis.
+    /// [`Player::analyse`] proves every move's (on a 24-empty position
+    /// with 60 s allowed, the same move and exact score in 1.35 s against
+    /// 4.8 s). A search with no score to give (a single legal move, or
+    /// stopped before its first iteration) falls back to the whole
+    /// analysis.
     fn analyse_best(&mut self, pos: &Position, limits: &Limits) -> Option<Analysis> {
         let start = Instant::now();
         let decision = self.decide(pos, limits);
@@ -260,10 +261,7 @@ impl Player for Strong {
                 nodes: decision.nodes,
                 elapsed: start.elapsed(),
             }),
-            None => self.analyse(pos, limits, &mut |_| {}).map(|mut a| {
-                a.scores.truncate(1);
-                a
-            }),
+            None => best_line(self.analyse(pos, limits, &mut |_| {})),
         }
     }
 
