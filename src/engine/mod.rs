@@ -44,8 +44,8 @@ struct Task {
 /// Work for the search thread.
 enum Job {
     Choose(Box<Task>),
-    Analyse(Box<Task>),
-    AnalyseBest(Box<Task>),
+    /// With `true`, the best move alone ([`Player::analyse_best`]).
+    Analyse(Box<Task>, bool),
     Evaluate(Box<Task>),
     /// A change of the player's state between searches; its ticket comes
     /// back as [`Reply::Ready`] once done.
@@ -111,25 +111,18 @@ impl Worker {
                                 break;
                             }
                         }
-                        Job::Analyse(task) => {
+                        Job::Analyse(task, best_only) => {
                             let ticket = task.ticket;
                             let mut progress = |a: &Analysis| {
                                 let reply = Reply::Progress(a.clone());
                                 let _ = answer_tx.send(Answer { ticket, reply });
                             };
-                            let reply = Reply::Analysis(player.analyse(
-                                &task.position,
-                                &task.limits,
-                                &mut progress,
-                            ));
-                            if answer_tx.send(Answer { ticket, reply }).is_err() {
-                                break;
-                            }
-                        }
-                        Job::AnalyseBest(task) => {
-                            let reply =
-                                Reply::Analysis(player.analyse_best(&task.position, &task.limits));
-                            let ticket = task.ticket;
+                            let (position, limits) = (&task.position, &task.limits);
+                            let reply = Reply::Analysis(if best_only {
+                                player.analyse_best(position, limits)
+                            } else {
+                                player.analyse(position, limits, &mut progress)
+                            });
                             if answer_tx.send(Answer { ticket, reply }).is_err() {
                                 break;
                             }
@@ -417,24 +410,23 @@ impl Engine {
     }
 
     /// The score of every legal move, as [`Engine::decide`] but for
-    /// [`Player::analyse`]; `None` also when the player does not analyse.
-    /// `progress` sees each deeper analysis as the search finds it.
+    /// [`Player::analyse`], or with `best_only` the best move's alone
+    /// ([`Player::analyse_best`]); `None` also when the player does not
+    /// analyse. `progress` sees each deeper analysis as the search finds
+    /// it.
     pub fn analyse(
         &mut self,
         position: &Position,
         limits: Limits,
+        best_only: bool,
         progress: &mut dyn FnMut(&Analysis),
     ) -> Option<Analysis> {
-        match self.ask(position, limits, Job::Analyse, progress)? {
-            Reply::Analysis(a) => a,
-            _ => None,
-        }
-    }
-
-    /// The best move alone with its score, as [`Engine::analyse`] but for
-    /// [`Player::analyse_best`].
-    pub fn analyse_best(&mut self, position: &Position, limits: Limits) -> Option<Analysis> {
-        match self.ask(position, limits, Job::AnalyseBest, &mut |_| {})? {
+        let job = if best_only {
+            |task| Job::Analyse(task, true)
+        } else {
+            |task| Job::Analyse(task, false)
+        };
+        match self.ask(position, limits, job, progress)? {
             Reply::Analysis(a) => a,
             _ => None,
         }

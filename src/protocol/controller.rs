@@ -325,12 +325,9 @@ impl<W: Write> Controller<W> {
         let limits = self.limits(&pos, token, received);
         // The best move alone needs only genmove's search, not a proof of
         // every other move's score.
-        let analysis = if k == Some(1) {
-            self.engine.analyse_best(&pos, limits)
-        } else {
-            self.engine.analyse(&pos, limits, &mut |_| {})
-        };
-        let scores = analysis
+        let scores = self
+            .engine
+            .analyse(&pos, limits, k == Some(1), &mut |_| {})
             .ok_or_else(|| format!("{} does not analyse positions", self.engine.player()))?
             .scores;
         let k = k.map_or(scores.len(), |k| k as usize).max(1);

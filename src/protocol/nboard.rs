@@ -372,7 +372,7 @@ impl<W: Write> NboardFront<W> {
                 written = write_lines(out, &hint_lines(a, k, passing));
             }
         };
-        let analysis = self.engine.analyse(&searched, limits, &mut progress);
+        let analysis = self.engine.analyse(&searched, limits, false, &mut progress);
         written?;
         match analysis {
             Some(a) => {
