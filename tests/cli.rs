@@ -80,7 +80,7 @@ fn latency_ends_when_openings_end_the_game_and_bounds_its_time() {
 }
 
 #[test]
-fn match_times_and_counts_are_bounded() {
+fn tool_times_counts_and_depths_are_bounded() {
     refused(
         &[
             "match",
@@ -107,6 +107,9 @@ fn match_times_and_counts_are_bounded() {
         "",
         "is not in 1..=1000000000",
     );
+    for depth in ["0", "25"] {
+        refused(&["bench", "--midgame-depth", depth], "", "is not in 1..=24");
+    }
 }
 
 #[test]
