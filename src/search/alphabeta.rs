@@ -45,12 +45,12 @@ const PROBCUT_T: f64 = 1.0;
 /// and square values), and how many ordering points a disc of it is worth
 /// (an opponent reply is 64). On 80 WTHOR positions at 36 and 28 empties
 /// searched to 18 plies: 26% fewer nodes and 22% less time (20 plies: 25%
-/// fewer nodes, 21% less time); against the engine without it, 600 games
-/// at 100 ms a move gave 277-87-236 (53.4% +- 3.7, +24 Elo). Evaluated
-/// from 3 plies, with a disc worth half a reply, it had saved 14% of the
-/// nodes and no time (stop 41: 49.8% in 300 games); from 4 plies the
-/// evaluations cost less than the nodes they save, and weighed this
-/// heavily they decide the order.
+/// fewer nodes, 21% less time). Against the engine without it, 1,200
+/// games at 100 ms a move gave 550-160-490 (52.5% +- 2.6, +17 Elo, about
+/// what that speed is worth there). Evaluated from 3 plies, with a disc
+/// worth half a reply, it had saved 14% of the nodes and no time (stop 41:
+/// 49.8% in 300 games); from 4 plies the evaluations cost less than the
+/// nodes they save, and weighed this heavily they decide the order.
 const EVAL_ORDER_DEPTH: i32 = 4;
 const EVAL_ORDER_WEIGHT: i32 = 256;
 /// The shallowest remaining depth at which a node uses the table. A node
