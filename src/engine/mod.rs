@@ -421,11 +421,7 @@ impl Engine {
         best_only: bool,
         progress: &mut dyn FnMut(&Analysis),
     ) -> Option<Analysis> {
-        let job = if best_only {
-            |task| Job::Analyse(task, true)
-        } else {
-            |task| Job::Analyse(task, false)
-        };
+        let job = move |task| Job::Analyse(task, best_only);
         match self.ask(position, limits, job, progress)? {
             Reply::Analysis(a) => a,
             _ => None,
@@ -445,7 +441,7 @@ impl Engine {
         &mut self,
         position: &Position,
         limits: Limits,
-        job: fn(Box<Task>) -> Job,
+        job: impl FnOnce(Box<Task>) -> Job,
         progress: &mut dyn FnMut(&Analysis),
     ) -> Option<Reply> {
         self.next_ticket += 1;
