@@ -25,6 +25,10 @@
 //!   null-window node a search of about a quarter of the depth decides
 //!   when it lies far enough outside the window; the depth saved goes into
 //!   deeper iterations on the lines that matter.
+//! - Late move reductions (on 8x8): with the ordering this good, a move
+//!   tried third or later at a null-window node rarely cuts, so it is
+//!   searched a ply shallower first and again to the full depth only if it
+//!   beats alpha.
 
 use super::endgame::{Endgame, Pool};
 use super::eval::{Evaluator, probcut_depth};
@@ -53,6 +57,16 @@ const PROBCUT_T: f64 = 1.0;
 /// nodes they save, and weighed this heavily they decide the order.
 const EVAL_ORDER_DEPTH: i32 = 4;
 const EVAL_ORDER_WEIGHT: i32 = 256;
+/// The shallowest remaining depth at which a node reduces its late moves
+/// ([`late_move_reduction`]), and the first move (counting from 0) it
+/// reduces. On 80 WTHOR positions at 36 and 28 empties searched to 18
+/// plies: 25% fewer nodes, 20-25% less time. Against the engine without
+/// them, 600 games at 100 ms a move gave 281-75-244 (53.1% +- 3.7, +21
+/// Elo); against NTest at depth 18, 200 games at 200 ms a move, 51.7%
+/// where the engine without them had 49.2%. From the second move on
+/// saved 37% of the nodes and scored 52.0% in 300 games: no better.
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_FIRST_MOVE: usize = 2;
 /// The shallowest remaining depth at which a node uses the table. A node
 /// one ply from the leaves is cheaper to search again than to look up
 /// (the probe is a cache miss): without it there, and with each child's
@@ -112,6 +126,10 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// boards, where a move generation costs several times more and the
     /// bench's wide positions reach their depths 2-18% sooner with 3.
     pub(super) reply_order_depth: i32,
+    /// Whether late moves are searched a ply shallower first
+    /// ([`late_move_reduction`]): measured on 8x8 only, where the pattern
+    /// evaluation orders the moves.
+    pub(super) reduce_late_moves: bool,
     /// One reusable move list per ply.
     pub(super) lists: Vec<Vec<(i32, usize)>>,
     pub(super) nodes: u64,
@@ -141,6 +159,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             square_classes: square_classes(n),
             most: to_table((n * n) as i32),
             reply_order_depth: if n == 8 { 2 } else { 3 },
+            reduce_late_moves: n == 8,
             lists: Vec::new(),
             nodes: 0,
             clock: ClockPoll::new(poll_interval(n), 0),
@@ -361,7 +380,12 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let reducible = self.reduce_late_moves && beta - alpha == 1 && !finished_window;
+                let reduced = late_move_reduction(depth, i, reducible);
+                let mut s = -self.negamax(&child, depth - 1 - reduced, -alpha - 1, -alpha, ply + 1);
+                if reduced > 0 && s > alpha && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
@@ -523,6 +547,17 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
         self.lists[ply] = scored;
     }
+}
+
+/// How many plies fewer the `i`-th move (from 0) of a node `depth` plies
+/// from the leaves is searched with first, at a `reducible` node (a null
+/// window that a heuristic score can fall in): late moves rarely cut once the
+/// ordering has put the table's move and the best-valued ones first, so
+/// they are tried a ply shallower, and searched again to the full depth
+/// only if the shallow search says they beat alpha. The window of a
+/// finished-game proof is left alone: there a wrong guess costs the proof.
+fn late_move_reduction(depth: i32, i: usize, reducible: bool) -> i32 {
+    i32::from(reducible && depth >= LMR_MIN_DEPTH && i >= LMR_FIRST_MOVE)
 }
 
 /// The squares of an n x n board by [`square_values`], best first.

@@ -153,6 +153,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             square_classes: self.square_classes.clone(),
             most: self.most,
             reply_order_depth: self.reply_order_depth,
+            reduce_late_moves: self.reduce_late_moves,
             lists: Vec::new(),
             nodes: 0,
             clock: self.clock.restarted(),
