@@ -63,11 +63,10 @@ const EVAL_ORDER_WEIGHT: i32 = 256;
 /// plies: 25% fewer nodes, 20-25% less time. Against the engine without
 /// them, 600 games at 100 ms a move gave 281-75-244 (53.1% +- 3.7, +21
 /// Elo); against NTest at depth 18, 200 games at 200 ms a move, 51.7%
-/// where the engine without them had 49.2%. Against these settings (or
-/// the head without reductions), none of the variants did better: from
-/// the second move on (37% fewer nodes, 52.0% in 300 games against no
-/// reductions), from 2 plies left (51.1% in 600 games), or also in the
-/// scout searches of PV nodes (49.0% in 300).
+/// where the engine without them had 49.2%. No variant did better:
+/// reducing from the second move (37% fewer nodes; 52.0% in 300 games
+/// against no reductions), from 2 plies left (51.1% in 600 games against
+/// these settings), or also in PV nodes' scout searches (49.0% in 300).
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVE: usize = 2;
 /// The shallowest remaining depth at which a node uses the table. A node
@@ -552,13 +551,13 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     }
 }
 
-/// How many plies fewer the `i`-th move (from 0) of a node `depth` plies
-/// from the leaves is searched with first, at a `reducible` node (a null
-/// window that a heuristic score can fall in): late moves rarely cut once the
-/// ordering has put the table's move and the best-valued ones first, so
-/// they are tried a ply shallower, and searched again to the full depth
-/// only if the shallow search says they beat alpha. The window of a
-/// finished-game proof is left alone: there a wrong guess costs the proof.
+/// How many plies shallower the `i`-th move (from 0) of a node `depth`
+/// plies from the leaves is searched first. Late moves rarely cut once
+/// the ordering has put the table's move and the best-valued ones first,
+/// so they are tried a ply shallower and searched again to the full depth
+/// only if that search says they beat alpha. Only a `reducible` node
+/// reduces: a null window that a heuristic score can fall in (in a
+/// finished-game proof a wrong guess costs the proof).
 fn late_move_reduction(depth: i32, i: usize, reducible: bool) -> i32 {
     i32::from(reducible && depth >= LMR_MIN_DEPTH && i >= LMR_FIRST_MOVE)
 }
