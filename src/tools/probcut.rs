@@ -74,7 +74,7 @@ fn searched_value(tt: &mut TranspositionTable, board: &Bitboard, depth: i32) -> 
 
 /// Searches `per_game` random positions of each game (from
 /// [`PROBCUT_FIRST_BAND`] to 58 empties, the side to move with a move) at
-/// every depth from 3 to `max_depth` (at most two short of the end);
+/// every depth from 1 to `max_depth` (at most two short of the end);
 /// calls `progress` after each game.
 pub fn measure(
     games: &[Vec<Move>],
@@ -87,7 +87,7 @@ pub fn measure(
     let mut out = Vec::new();
     let range = PROBCUT_FIRST_BAND..=58;
     sample_positions(games, range, per_game, seed, progress, |empties, board| {
-        for depth in 3..=max_depth.min(empties as i32 - 2) {
+        for depth in 1..=max_depth.min(empties as i32 - 2) {
             out.push(Pair {
                 empties,
                 depth,
@@ -122,7 +122,7 @@ pub fn summary(pairs: &[Pair], max_depth: i32) -> String {
         "depth shallow | error mean/sd (discs) per band of empties, from {PROBCUT_FIRST_BAND} by 10"
     );
     let mut table = Vec::new();
-    for depth in 3..=max_depth {
+    for depth in 1..=max_depth {
         let _ = write!(out, "{depth:>5} {:>7} |", probcut_depth(depth));
         let mut row = Vec::new();
         for b in 0..PROBCUT_BANDS {
@@ -141,7 +141,7 @@ pub fn summary(pairs: &[Pair], max_depth: i32) -> String {
         let _ = writeln!(out);
         table.push(row);
     }
-    let _ = writeln!(out, "(mean, sd) table (score units), depth 3 on:");
+    let _ = writeln!(out, "(mean, sd) table (score units), depth 1 on:");
     for row in table {
         let _ = writeln!(out, "    {row:?},");
     }
