@@ -24,50 +24,19 @@ import argparse
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
 
-DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
-
-
-def flips(cells, sq, colour):
-    """The squares a move of `colour` at `sq` flips (none: illegal)."""
-    if cells[sq] != "-":
-        return []
-    other = "O" if colour == "X" else "X"
-    x, y = sq % 8, sq // 8
-    out = []
-    for dx, dy in DIRECTIONS:
-        i, j, line = x + dx, y + dy, []
-        while 0 <= i < 8 and 0 <= j < 8 and cells[j * 8 + i] == other:
-            line.append(j * 8 + i)
-            i, j = i + dx, j + dy
-        if line and 0 <= i < 8 and 0 <= j < 8 and cells[j * 8 + i] == colour:
-            out += line
-    return out
+from othello import binary, flips, play, replay, solve
 
 
 def legal(cells, colour):
     return [sq for sq in range(64) if flips(cells, sq, colour)]
 
 
-def play(cells, sq, colour):
-    after = list(cells)
-    for k in flips(cells, sq, colour) + [sq]:
-        after[k] = colour
-    return after
-
-
 def name(sq):
     return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
-
-
-def binary():
-    return os.environ.get("REVERSI") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "reversi"
-    )
 
 
 def positions(records):
@@ -77,15 +46,7 @@ def positions(records):
             continue
         if "TY[8]" not in line:
             sys.exit("records must be 8x8 games")
-        cells = list("-" * 27 + "OX------XO" + "-" * 27)
-        for colour, move in re.findall(r"\b([BW])\[([a-hA-H][1-8])\]", line):
-            move = move.lower()
-            mover = "X" if colour == "B" else "O"
-            yield "".join(cells), mover
-            sq = (int(move[1]) - 1) * 8 + ord(move[0]) - ord("a")
-            if not flips(cells, sq, mover):
-                sys.exit(f"illegal move {move} in a record")
-            cells = play(cells, sq, mover)
+        yield from replay(line)
 
 
 def harvest(args):
@@ -114,10 +75,7 @@ def harvest(args):
         path = os.path.join(tmp, "moves.obf")
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
-        out = subprocess.run(
-            [binary(), "solve", path, "--first", "1"], capture_output=True, text=True, check=True
-        ).stdout
-    values = [int(l.split()[3]) for l in out.splitlines() if re.match(r"\s*\d+\s+\d+\s+\S+\s+[+-]\d+", l)]
+        values = solve(path)
     if len(values) != len(lines):
         sys.exit(f"the solver answered {len(values)} of {len(lines)} positions")
     k = 0

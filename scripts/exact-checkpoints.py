@@ -18,29 +18,10 @@ or $REVERSI.
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
-
-
-def play(cells, move, colour):
-    """Plays `move` (e.g. `f5`) for `colour` (`X` or `O`) on 64 cells."""
-    x, y = ord(move[0]) - ord("a"), int(move[1:]) - 1
-    other = "O" if colour == "X" else "X"
-    flips = []
-    for dx, dy in DIRECTIONS:
-        i, j, line = x + dx, y + dy, []
-        while 0 <= i < 8 and 0 <= j < 8 and cells[j * 8 + i] == other:
-            line.append(j * 8 + i)
-            i, j = i + dx, j + dy
-        if line and 0 <= i < 8 and 0 <= j < 8 and cells[j * 8 + i] == colour:
-            flips += line
-    if not flips:
-        sys.exit(f"illegal move {move} in a record")
-    for k in flips + [y * 8 + x]:
-        cells[k] = colour
+import othello
 
 
 def main():
@@ -48,9 +29,6 @@ def main():
         sys.exit(__doc__)
     records, player = sys.argv[1], sys.argv[2]
     checkpoints = sorted({int(e) for e in sys.argv[3:]}, reverse=True)
-    binary = os.environ.get("REVERSI") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "reversi"
-    )
     games = []  # (player's colour, final result for Black, {empties: (cells, mover)})
     for line in open(records):
         if not line.strip():
@@ -58,14 +36,11 @@ def main():
         tags = dict(re.findall(r"(PB|PW|RE|TY)\[([^\]]*)\]", line))
         if tags.get("TY") != "8" or player not in (tags["PB"], tags["PW"]):
             sys.exit("records must be 8x8 games in which the player plays")
-        cells = list("-" * 27 + "OX------XO" + "-" * 27)
         at = {}
-        for colour, move in re.findall(r"([BW])\[([a-h][1-8])\]", line):
-            mover = "X" if colour == "B" else "O"
+        for cells, mover in othello.replay(line):
             for e in checkpoints:
                 if e not in at and cells.count("-") <= e:
-                    at[e] = ("".join(cells), mover)
-            play(cells, move, mover)
+                    at[e] = (cells, mover)
         us = "X" if tags["PB"] == player else "O"
         games.append((us, int(tags["RE"]), at))
 
@@ -77,11 +52,7 @@ def main():
             with open(path, "w") as f:
                 for p in filter(None, positions):
                     f.write(f"{p[0]} {p[1]} ; a1:+0;\n")
-            out = subprocess.run(
-                [binary, "solve", "--threads", "1", "--first", "1", path],
-                check=True, capture_output=True, text=True,
-            ).stdout
-            scores = iter(int(l.split()[3]) for l in out.splitlines() if l.split()[:1] and l.split()[0].isdigit())
+            scores = iter(othello.solve(path, threads=1))
             column = []
             for (us, _, _), p in zip(games, positions):
                 column.append(None if p is None else next(scores) * (1 if p[1] == us else -1))
