@@ -124,6 +124,9 @@ def score(args):
         choose(item)
     lost = not_best = changed = 0
     sign = lambda v: (v > 0) - (v < 0)
+    # Discs lost and positions, by what the position is worth with best
+    # play: a fix for one kind (say, lost positions) shows where it acts.
+    by_outcome = {outcome: [0, 0] for outcome in ("won", "drawn", "lost")}
     for item in items:
         move = choose(item)
         best = max(item["scores"].values())
@@ -131,10 +134,14 @@ def score(args):
         lost += best - got
         not_best += got != best
         changed += sign(got) != sign(best)
+        tally = by_outcome[("lost", "drawn", "won")[sign(best) + 1]]
+        tally[0] += best - got
+        tally[1] += 1
     proc.stdin.close()
     proc.wait()
     n = len(items)
     print(f"{n} positions: {lost / n:.3f} discs lost a move, {not_best} not a best move, {changed} change the result")
+    print("  " + ", ".join(f"{k} {v[1]}: {v[0] / max(v[1], 1):.3f}" for k, v in by_outcome.items()))
 
 
 def main():
