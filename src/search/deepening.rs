@@ -158,14 +158,21 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             root_scores: Vec::new(),
         };
         let mut plan = Schedule::new(self.limits, empties, self.all_exact);
+        self.hope = false;
         loop {
             let iteration_start = Instant::now();
             let depth = plan.depth;
             self.partial = None;
             if plan.wants_win_loss_draw(&last, self.limits) {
+                let informed = roots.clone();
                 let Some(score) = self.root(board, depth as i32, -1, 1, &mut roots) else {
                     break;
                 };
+                // A loss at every move ranks none above another: the
+                // middle game's order and move stand for the exact solve.
+                if score < 0 {
+                    roots.copy_from_slice(&informed);
+                }
                 last = self.unproved(depth, roots[0].sq, score, start);
                 report(&last);
             }
@@ -201,6 +208,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
                 root_scores: roots.iter().map(|r| (r.sq, r.score)).collect(),
             };
             report(&last);
+            self.hope_if_lost(score);
             if last.exact || depth >= plan.max_depth || !self.limits.may_start_iteration() {
                 break;
             }
@@ -222,7 +230,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             let bounded_only_by_depth = self.limits.depth.is_some() && self.limits.hard.is_none();
             plan.advance(|next| {
                 B::HAS_SOLVER
-                    && ((forced_finish(last.score) && !bounded_only_by_depth)
+                    && ((last.score >= WIN / 2 && !bounded_only_by_depth)
                         || (next + SOLVER_JUMP > empties && self.solve_may_finish(empties, start)))
             });
         }
@@ -278,6 +286,12 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
     /// that, this return is what keeps the iteration short (a WTHOR
     /// position at 32 empties whose 15-ply iteration fails high on a
     /// wipe-out: solved in 12 ms with it, a 1 s move used up without it).
+    ///
+    /// A fail low on a proven loss says only that every move loses: the
+    /// bounds (most often the table's, from the solve of an earlier move)
+    /// cut each move at "lost", in whatever order the moves were tried.
+    /// So it turns on [`Search::hope`] and the iteration is searched
+    /// again, its moves ranked by what each is expected to lose.
     pub(super) fn aspirate(
         &mut self,
         board: &B,
@@ -291,6 +305,10 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             let score = self.root(board, depth, window.0, window.1, roots)?;
             let failed = score <= window.0 || score >= window.1;
             if B::HAS_SOLVER && midgame && failed && forced_finish(score) {
+                if score < 0 && !self.hope {
+                    self.hope = true;
+                    continue;
+                }
                 return Some(score);
             }
             if score <= window.0 && window.0 > -INFINITY {
@@ -306,6 +324,14 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             } else {
                 return Some(score);
             }
+        }
+    }
+
+    /// Turns on [`Search::hope`] for the rest of the search once an
+    /// iteration scores a proven loss: every root move is then lost.
+    pub(super) fn hope_if_lost(&mut self, score: i32) {
+        if B::HAS_SOLVER && forced_finish(score) && score < 0 {
+            self.hope = true;
         }
     }
 

@@ -161,6 +161,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             all_exact: false,
             probcut: self.probcut,
             partial: None,
+            hope: false,
             selectivity: 0,
             pool: None,
             _board: std::marker::PhantomData,
@@ -218,6 +219,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
                 main_stop.stop();
                 return;
             }
+            self.hope_if_lost(score);
             guess = score;
             depth += 1 + (k % 2) as u32;
         }
