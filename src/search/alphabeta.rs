@@ -172,7 +172,7 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// evaluation puts at -20, which [`WIN`] ranks the other way: on the
     /// 160 positions of `data/endgame-choices-23-26.json` at 400 ms a move
     /// the lost ones then gave away 0.47-0.53 discs a move instead of
-    /// 1.69-1.84 (with it only once all is lost: about the same, 1.16-1.84),
+    /// 1.63-1.84 (with it only once all is lost, 0.94-1.84 in seven runs),
     /// but it lost games: against the engine without it, 600 games at
     /// 100 ms a move gave 255-65-280 (47.9%) though 1.3-1.6 discs a game
     /// better, and NTest scored 52.0% in 200 games. A line the evaluation
