@@ -221,12 +221,14 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
                 break;
             }
             // Near the end the solver takes over once it can be expected
-            // to finish; once a forced finish shows up, deeper midgame
-            // iterations only cost time: the solver goes straight to it,
-            // unless a depth limit with no clock is all that bounds the
-            // search: then a forced finish seen at 5 plies meant an exact
-            // solve from 40 empties with nothing to stop it (labelling
-            // WTHOR positions at depth 6 stalled for an hour on such).
+            // to finish; once a forced win shows up, deeper midgame
+            // iterations only cost time: the solver goes straight to it
+            // (a forced loss turns on `hope` instead: the losing moves are
+            // still to be ranked), unless a depth limit with no clock is
+            // all that bounds the search: then a forced finish seen at 5
+            // plies meant an exact solve from 40 empties with nothing to
+            // stop it (labelling WTHOR positions at depth 6 stalled for an
+            // hour on such).
             let bounded_only_by_depth = self.limits.depth.is_some() && self.limits.hard.is_none();
             plan.advance(|next| {
                 B::HAS_SOLVER
@@ -306,7 +308,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             let failed = score <= window.0 || score >= window.1;
             if B::HAS_SOLVER && midgame && failed && forced_finish(score) {
                 if score < 0 && !self.hope {
-                    self.hope = true;
+                    self.hope_if_lost(score);
                     continue;
                 }
                 return Some(score);
