@@ -298,8 +298,9 @@ enum Command {
         /// the first run); stdin is then not read.
         #[arg(long)]
         cache: Option<String>,
-        /// Also train on the labelled positions of these self-play files
-        /// (`reversi selfplay`); the held-out games stay the input's.
+        /// Also train on the labelled positions of this self-play file
+        /// (`reversi selfplay`; repeat the option for more); the held-out
+        /// games stay the input's.
         #[arg(long)]
         selfplay: Vec<String>,
         /// What the self-play positions are trained towards: their own
