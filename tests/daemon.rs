@@ -563,14 +563,15 @@ fn a_genmove_sent_with_the_first_commands_searches_and_the_table_is_not_touched_
     d.send("reg_genmove b");
     assert_eq!(d.reply(), "=\n\n");
     assert!(first_move(&d.reply()));
-    // 64 MB of table are not written until used: an idle daemon (or a
-    // GUI's rules-only copy) stays small.
+    // 1 GB of table is not written until used: an idle daemon (or a
+    // GUI's rules-only copy) holds little more than the evaluation's
+    // weights (41 MB: two tables of 334 KB for each count of empties).
     let mut idle = Daemon::start();
     assert_eq!(idle.ask("name"), "= reversi\n\n");
     assert_eq!(idle.ask("set hash 1024"), "=\n\n");
     assert_eq!(idle.ask("clear_board"), "=\n\n");
     let kb = idle.resident_kb();
-    assert!(kb < 48 * 1024, "{kb} kB resident before any search");
+    assert!(kb < 72 * 1024, "{kb} kB resident before any search");
 }
 
 /// Numbers no command may choke on.

@@ -12,20 +12,30 @@ use crate::rules::{Board, SquareSet};
 
 /// A static evaluation function for boards of type `B`.
 pub trait Evaluator<B: Board>: Send {
+    /// What the evaluation reads of a position, carried along the search
+    /// path: a child's is its parent's updated for the move
+    /// ([`Evaluator::play`]), which for the pattern evaluation costs a few
+    /// vector additions where reading the board costs 92 bit extractions.
+    type State: Copy;
+
+    /// The [`Evaluator::State`] of `board`, read off the board.
+    fn state(&self, board: &B) -> Self::State;
+
+    /// The state of `child`, the position after the move to `sq` on
+    /// `board`, whose state is `state`.
+    fn play(&self, state: &Self::State, board: &B, sq: usize, child: &B) -> Self::State;
+
+    /// The state once the side to move of a position with `state` passes.
+    fn pass(&self, state: &Self::State) -> Self::State;
+
+    /// The value of `board` (whose state is `state`) for the side to move,
+    /// given its legal moves.
+    fn value(&self, state: &Self::State, board: &B, moves: B::Set) -> i32;
+
     /// The value of `board` for the side to move, given its legal moves.
-    fn evaluate(&self, board: &B, moves: B::Set) -> i32;
-
-    /// What a position keeps of its own evaluation so that its children
-    /// cost less to evaluate than from scratch ([`Evaluator::child`]).
-    type Parent;
-
-    /// The [`Evaluator::Parent`] of `board`.
-    fn parent(&self, board: &B) -> Self::Parent;
-
-    /// What [`Evaluator::evaluate`] gives for `child`, the position after
-    /// the move to `sq` on `board` (whose [`Evaluator::parent`] is
-    /// `parent`), with its legal moves `moves`.
-    fn child(&self, parent: &Self::Parent, board: &B, sq: usize, child: &B, moves: B::Set) -> i32;
+    fn evaluate(&self, board: &B, moves: B::Set) -> i32 {
+        self.value(&self.state(board), board, moves)
+    }
 
     /// How a search of `depth` plies differs from one of
     /// [`probcut_depth`]`(depth)` plies on positions with `empties` empty
@@ -166,17 +176,16 @@ impl<S: SquareSet> Heuristic<S> {
 }
 
 impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
-    /// Every term reads the whole board: a child costs what any
-    /// position does.
-    type Parent = ();
+    /// Every term reads the whole board: there is nothing to carry.
+    type State = ();
 
-    fn parent(&self, _board: &B) {}
+    fn state(&self, _board: &B) {}
 
-    fn child(&self, _parent: &(), _board: &B, _sq: usize, child: &B, moves: B::Set) -> i32 {
-        self.evaluate(child, moves)
-    }
+    fn play(&self, _state: &(), _board: &B, _sq: usize, _child: &B) {}
 
-    fn evaluate(&self, board: &B, moves: B::Set) -> i32 {
+    fn pass(&self, _state: &()) {}
+
+    fn value(&self, _state: &(), board: &B, moves: B::Set) -> i32 {
         let (me, you) = (board.player(), board.opponent());
         let empty = board.empties();
         let empties = empty.count() as i32;

@@ -244,7 +244,13 @@ pub struct Layout {
     /// For each square, its digit's place value (a power of 3) in every
     /// region (0 in the regions it is not in): a disc that changes moves
     /// every region index by one vector addition.
-    place: Vec<[u32; LANES]>,
+    place: Vec<[u16; LANES]>,
+    /// Where each region's shape's weights start (0 past the last region).
+    offsets: [u32; LANES],
+    /// For every weight index, that of the same configuration with the
+    /// two sides' discs exchanged (the mobility and constant terms map
+    /// to themselves).
+    swap: Vec<u32>,
 }
 
 impl Layout {
@@ -291,16 +297,23 @@ impl Layout {
             for (r, region) in regions.iter().enumerate() {
                 if region.squares & (1 << sq) != 0 {
                     let below = region.squares & ((1 << sq) - 1);
-                    row[r] = ternary[r][1 << below.count_ones()] as u32;
+                    row[r] = ternary[r][1 << below.count_ones()];
                 }
             }
         }
         assert_eq!(regions.len(), REGIONS);
+        let mut offsets = [0; LANES];
+        for (o, region) in offsets.iter_mut().zip(&regions) {
+            *o = region.offset as u32;
+        }
         let mut canon: Vec<u32> = Vec::with_capacity(offset);
+        let mut swap: Vec<u32> = Vec::with_capacity(offset + MOBILITY_SLOTS + 1);
         for (_, mask) in SHAPES {
             let start = canon.len() as u32;
             canon.extend(canonical_indices(mask).into_iter().map(|i| start + i));
+            swap.extend(exchanged_indices(mask.count_ones()).map(|i| start + i));
         }
+        swap.extend(offset as u32..(offset + MOBILITY_SLOTS + 1) as u32);
         Layout {
             regions,
             per_phase: offset + MOBILITY_SLOTS + 1,
@@ -308,6 +321,8 @@ impl Layout {
             ternary,
             canon,
             place,
+            offsets,
+            swap,
         }
     }
 
@@ -327,8 +342,9 @@ impl Layout {
     /// ([`FEATURES`] in all).
     #[inline]
     pub fn features(&self, player: u64, opponent: u64, out: &mut [u32; FEATURES]) {
-        for (f, i) in out.iter_mut().zip(self.indices(player, opponent)) {
-            *f = self.canon[i];
+        let digits = self.digits(player, opponent);
+        for ((f, &d), &o) in out.iter_mut().zip(&digits).zip(&self.offsets[..REGIONS]) {
+            *f = self.canon[(o + d as u32) as usize];
         }
         out[REGIONS] = self.mobility_index(Bitboard::moves_for(player, opponent)) as u32;
     }
@@ -339,25 +355,44 @@ impl Layout {
         self.mobility + (moves.count_ones() as usize).min(MOBILITY_SLOTS - 1)
     }
 
-    /// The weight index of every region of the position, before twin
-    /// configurations are merged.
+    /// Every region's configuration (within its shape, before twin
+    /// configurations are merged) with digit 1 for the discs of `one`, 2
+    /// for those of `two`.
     #[inline]
-    fn indices(&self, player: u64, opponent: u64) -> impl Iterator<Item = usize> + '_ {
+    fn digits(&self, one: u64, two: u64) -> [u16; LANES] {
         const ALL: u64 = (1 << MAX_SQUARES) - 1;
-        self.regions.iter().zip(&self.ternary).map(move |(r, t)| {
-            r.offset
-                + t[(pext(player, r.squares) & ALL) as usize] as usize
-                + 2 * t[(pext(opponent, r.squares) & ALL) as usize] as usize
-        })
+        let mut digits = [0; LANES];
+        for ((d, r), t) in digits.iter_mut().zip(&self.regions).zip(&self.ternary) {
+            *d = t[(pext(one, r.squares) & ALL) as usize]
+                + 2 * t[(pext(two, r.squares) & ALL) as usize];
+        }
+        digits
     }
+}
+
+/// For each configuration of a shape of `squares` squares (base-3 index),
+/// the index of the configuration with digits 1 and 2 exchanged.
+fn exchanged_indices(squares: u32) -> impl Iterator<Item = u32> {
+    (0..3u32.pow(squares)).map(move |index| {
+        (0..squares).fold(0, |out, j| {
+            let place = 3u32.pow(j);
+            let digit = index / place % 3;
+            out + [0, 2, 1][digit as usize] * place
+        })
+    })
 }
 
 /// The trained evaluation, as one weight table for every count of empty
 /// squares (0 to [`MAX_EMPTIES`]), each mixed from the trained phases by
 /// [`phase_mix`] when the weights are read: the search then reads one
-/// table per position, as it did with one table per phase.
+/// table per position, as it did with one table per phase. Each count has
+/// a second table, its regions' configurations read with the two sides'
+/// discs exchanged: a [`PatternState`] keeps its digits for the same side
+/// whoever is to move, and reads this one when the other side is.
 pub struct PatternEval {
     weights: Vec<i16>,
+    /// [`Layout::get`], kept at hand: the search reads it at every node.
+    layout: &'static Layout,
 }
 
 /// The weight file compiled into the binary (`reversi train` writes it).
@@ -398,18 +433,25 @@ impl PatternEval {
             }
         }
         let phase_table = |ph: usize| &weights[ph * per_phase..(ph + 1) * per_phase];
-        let mut mixed = Vec::with_capacity((MAX_EMPTIES as usize + 1) * per_phase);
+        let mut mixed = Vec::with_capacity(2 * (MAX_EMPTIES as usize + 1) * per_phase);
         for empties in 0..=MAX_EMPTIES {
             let (first, share) = phase_mix(empties);
             let next = phase_table(first + 1);
+            let start = mixed.len();
             mixed.extend(
                 phase_table(first)
                     .iter()
                     .zip(next)
                     .map(|(&a, &b)| ((1.0 - share) * a as f32 + share * b as f32).round() as i16),
             );
+            for &i in &layout.swap {
+                mixed.push(mixed[start + i as usize]);
+            }
         }
-        Ok(PatternEval { weights: mixed })
+        Ok(PatternEval {
+            weights: mixed,
+            layout,
+        })
     }
 
     /// The weights as a file.
@@ -437,114 +479,120 @@ impl PatternEval {
     /// The value in 1/SCALE discs for the player to move.
     #[inline]
     pub fn raw(&self, player: u64, opponent: u64) -> i32 {
-        self.with_moves(player, opponent, Bitboard::moves_for(player, opponent))
-    }
-
-    /// [`PatternEval::raw`] for a player to move whose legal `moves` are known.
-    #[inline]
-    fn with_moves(&self, player: u64, opponent: u64, moves: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
-        let layout = Layout::get();
-        self.sum(
-            empties,
-            layout.indices(player, opponent),
-            layout.mobility_index(moves),
-        )
+        let moves = Bitboard::moves_for(player, opponent);
+        self.value(&self.state(player, opponent), moves, empties)
     }
 
-    /// The weights of the regions at `indices` and of the mobility at
-    /// `mobility`, and the constant term, of the table of `empties`.
+    /// The regions of the position of `player` (to move) against
+    /// `opponent`, read off the board.
     #[inline]
-    fn sum(&self, empties: u32, indices: impl Iterator<Item = usize>, mobility: usize) -> i32 {
-        let per_phase = Layout::get().per_phase;
-        let base = empties.min(MAX_EMPTIES) as usize * per_phase;
-        let table = &self.weights[base..base + per_phase];
-        let fixed = table[per_phase - 1] as i32 + table[mobility] as i32;
-        indices.fold(fixed, |sum, i| sum + table[i] as i32)
-    }
-}
-
-/// The region indices of a position as its opponent sees it: the base
-/// from which [`PatternEval::after_move`] evaluates each move of the side
-/// to move by updating only the regions the move changes (its square and
-/// the discs it flips), instead of reading all 46 off the board again.
-#[derive(Clone, Copy, Debug)]
-pub struct Replies {
-    indices: [u32; LANES],
-}
-
-impl PatternEval {
-    /// The base for evaluating the moves of `player` (to move) against
-    /// `opponent`.
-    #[inline]
-    pub fn replies(&self, player: u64, opponent: u64) -> Replies {
-        let mut indices = [0; LANES];
-        for (x, i) in indices
-            .iter_mut()
-            .zip(Layout::get().indices(opponent, player))
-        {
-            *x = i as u32;
+    pub fn state(&self, player: u64, opponent: u64) -> PatternState {
+        PatternState {
+            digits: self.layout.digits(player, opponent),
+            one_to_move: true,
         }
-        Replies { indices }
     }
 
-    /// What [`PatternEval::raw`] gives for the position after the move to
-    /// `sq` flipping `flips` (the opponent to move, with legal `replies`
-    /// and `empties` empty squares left), from the position's [`Replies`].
+    /// The value in 1/SCALE discs, for the side to move, of the position
+    /// whose regions are `state`, with legal `moves` and `empties` empty
+    /// squares.
     #[inline]
-    pub fn after_move(
-        &self,
-        base: &Replies,
-        sq: usize,
-        flips: u64,
-        replies: u64,
-        empties: u32,
-    ) -> i32 {
-        let layout = Layout::get();
-        let mut indices = base.indices;
-        // From the opponent's side the new disc is "theirs" (digit 2) and
-        // every flipped disc goes from "mine" (1) to "theirs" (2).
-        let add = |indices: &mut [u32; LANES], row: &[u32; LANES], times: u32| {
-            for (i, p) in indices.iter_mut().zip(row) {
-                *i += times * p;
+    pub fn value(&self, state: &PatternState, moves: u64, empties: u32) -> i32 {
+        let layout = self.layout;
+        let per_phase = layout.per_phase;
+        let side = usize::from(!state.one_to_move);
+        let base = (2 * empties.min(MAX_EMPTIES) as usize + side) * per_phase;
+        let table = &self.weights[base..base + per_phase];
+        let fixed = table[per_phase - 1] as i32 + table[layout.mobility_index(moves)] as i32;
+        state.digits[..REGIONS]
+            .iter()
+            .zip(&layout.offsets)
+            .fold(fixed, |sum, (&d, &o)| {
+                sum + table[(o + d as u32) as usize] as i32
+            })
+    }
+
+    /// The regions of `state` after the side to move plays `sq`, flipping `flips`.
+    #[inline]
+    pub fn after_move(&self, state: &PatternState, sq: usize, flips: u64) -> PatternState {
+        let place = &self.layout.place;
+        let mut digits = state.digits;
+        let add = |digits: &mut [u16; LANES], row: &[u16; LANES], times: u16| {
+            for (d, p) in digits.iter_mut().zip(row) {
+                *d = d.wrapping_add(times.wrapping_mul(*p));
             }
         };
-        add(&mut indices, &layout.place[sq], 2);
+        // Side one's new disc is a 1, the other's a 2; a flipped disc goes
+        // from the other digit to the mover's: down one for side one, up
+        // one for the other.
+        let (new, flipped) = if state.one_to_move {
+            (1, u16::MAX)
+        } else {
+            (2, 1)
+        };
+        add(&mut digits, &place[sq], new);
         let mut f = flips;
         while f != 0 {
-            add(&mut indices, &layout.place[f.trailing_zeros() as usize], 1);
+            add(&mut digits, &place[f.trailing_zeros() as usize], flipped);
             f &= f - 1;
         }
-        let indices = indices[..REGIONS].iter().map(|&i| i as usize);
-        self.sum(empties, indices, layout.mobility_index(replies))
+        PatternState {
+            digits,
+            one_to_move: !state.one_to_move,
+        }
+    }
+}
+
+/// The regions of a position as the search carries them down its path:
+/// each child's are its parent's updated for the squares its move changes
+/// (the new disc and the flipped ones), one vector addition each, instead
+/// of read off the whole board again. The digits stay those of one side
+/// ("one", digit 1, against 2 for the other), whoever is to move, so that
+/// a move updates them by a fixed amount per square and a pass costs
+/// nothing: the evaluation reads the table of whichever side is to move.
+#[derive(Clone, Copy, Debug)]
+pub struct PatternState {
+    digits: [u16; LANES],
+    one_to_move: bool,
+}
+
+impl PatternState {
+    /// The regions once the side to move passes.
+    #[inline]
+    pub fn pass(&self) -> PatternState {
+        PatternState {
+            one_to_move: !self.one_to_move,
+            ..*self
+        }
     }
 }
 
 impl Evaluator<Bitboard> for PatternEval {
-    fn evaluate(&self, board: &Bitboard, moves: u64) -> i32 {
-        self.with_moves(board.player, board.opponent, moves) * DISC / SCALE
+    type State = PatternState;
+
+    fn state(&self, board: &Bitboard) -> PatternState {
+        PatternEval::state(self, board.player, board.opponent)
     }
 
-    /// The regions as the children's side to move sees them: a child
-    /// updates only the regions its move changes.
-    type Parent = Replies;
-
-    fn parent(&self, board: &Bitboard) -> Replies {
-        self.replies(board.player, board.opponent)
-    }
-
-    fn child(
+    fn play(
         &self,
-        parent: &Replies,
+        state: &PatternState,
         board: &Bitboard,
         sq: usize,
         child: &Bitboard,
-        moves: u64,
-    ) -> i32 {
+    ) -> PatternState {
         // The discs the move took from the child's side to move.
-        let flips = board.opponent & !child.player;
-        let empties = (!(child.player | child.opponent)).count_ones();
-        self.after_move(parent, sq, flips, moves, empties) * DISC / SCALE
+        self.after_move(state, sq, board.opponent & !child.player)
+    }
+
+    fn pass(&self, state: &PatternState) -> PatternState {
+        state.pass()
+    }
+
+    fn value(&self, state: &PatternState, board: &Bitboard, moves: u64) -> i32 {
+        let empties = (!(board.player | board.opponent)).count_ones();
+        PatternEval::value(self, state, moves, empties) * DISC / SCALE
     }
 
     fn probcut_error(&self, depth: i32, empties: u32) -> Option<(i32, i32)> {
@@ -602,7 +650,7 @@ const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 10] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Board;
+    use crate::rules::{Board, SquareSet};
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -662,47 +710,58 @@ mod tests {
     }
 
     #[test]
-    fn a_move_updates_the_evaluation_as_a_new_reading_does() {
+    fn a_state_carried_through_moves_and_passes_reads_as_the_board_does() {
+        // Random games from the start, the state carried along them (the
+        // search's door to it too), each position's value checked against
+        // a reading of its board from scratch; passes swap the side to
+        // move without a move.
         let eval = PatternEval::builtin();
-        let mut checked = 0;
         let mut rng = ChaCha8Rng::seed_from_u64(0x2545_F491_4F6C_DD1Du64);
+        let (mut checked, mut passes) = (0, 0);
         for _ in 0..300 {
-            let x: u64 = rng.random();
-            let y = x.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let (p, o) = (x & y, !x & y.rotate_left(7) & !(x & y));
-            let base = eval.replies(p, o);
-            let mut moves = Bitboard::moves_for(p, o);
-            while moves != 0 {
-                let sq = moves.trailing_zeros() as usize;
-                moves &= moves - 1;
-                let flips = Bitboard::flips_for(p, o, sq);
-                let (np, no) = (o & !flips, p | flips | 1 << sq);
-                let empties = (!(np | no)).count_ones();
-                let replies = Bitboard::moves_for(np, no);
+            let mut board = Bitboard {
+                player: 0x0000_0008_1000_0000,
+                opponent: 0x0000_0010_0800_0000,
+            };
+            let mut state = Evaluator::state(eval, &board);
+            loop {
+                let moves = board.moves();
+                if moves == 0 {
+                    if board.pass().moves() == 0 {
+                        break;
+                    }
+                    board = board.pass();
+                    state = Evaluator::pass(eval, &state);
+                    passes += 1;
+                    continue;
+                }
+                // Every move's child, as the frontier evaluates them.
+                let mut m = moves;
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let child = board.play(sq);
+                    let cs = Evaluator::play(eval, &state, &board, sq, &child);
+                    assert_eq!(
+                        Evaluator::value(eval, &cs, &child, child.moves()),
+                        eval.evaluate(&child, child.moves())
+                    );
+                    checked += 1;
+                }
+                let (p, o) = (board.player, board.opponent);
                 assert_eq!(
-                    eval.after_move(&base, sq, flips, replies, empties),
-                    eval.raw(np, no)
+                    PatternEval::value(eval, &state, moves, (!(p | o)).count_ones()),
+                    eval.raw(p, o)
                 );
-                // The search's door to the same update.
-                let (board, child) = (
-                    Bitboard {
-                        player: p,
-                        opponent: o,
-                    },
-                    Bitboard {
-                        player: np,
-                        opponent: no,
-                    },
-                );
-                let parent = eval.parent(&board);
-                assert_eq!(
-                    eval.child(&parent, &board, sq, &child, child.moves()),
-                    eval.evaluate(&child, child.moves())
-                );
-                checked += 1;
+                let pick = moves.count_ones() as usize;
+                let sq = moves.iter().nth(rng.random_range(0..pick)).unwrap();
+                let child = board.play(sq);
+                state = Evaluator::play(eval, &state, &board, sq, &child);
+                board = child;
             }
         }
-        assert!(checked > 1000, "only {checked} moves");
+        assert!(checked > 10_000, "only {checked} moves");
+        assert!(passes > 10, "only {passes} passes");
     }
 
     #[test]

@@ -453,7 +453,7 @@ impl<'a> Solver<'a> {
         }
         // A ply from the leaves, each move's evaluation is this position's
         // regions updated by the move (counted as a node, as before).
-        let leaves = (depth == 1).then(|| (self.eval.replies(p, o), (!(p | o)).count_ones() - 1));
+        let leaves = (depth == 1).then(|| (self.eval.state(p, o), (!(p | o)).count_ones() - 1));
         let mut best = -i32::MAX;
         for class in PRIORITY {
             let mut m = moves & class;
@@ -466,7 +466,9 @@ impl<'a> Solver<'a> {
                         self.nodes += 1;
                         let (np, no) = after(p, o, sq, flips);
                         let replies = Bitboard::moves_for(np, no);
-                        -self.eval.after_move(base, sq, flips, replies, *empties)
+                        -self
+                            .eval
+                            .value(&self.eval.after_move(base, sq, flips), replies, *empties)
                     }
                     None => {
                         let (np, no) = after(p, o, sq, flips);
@@ -488,20 +490,19 @@ impl<'a> Solver<'a> {
     /// to [`SORT_ALPHA_DELTA`] below `alpha`.
     fn order(&mut self, p: u64, o: u64, empties: u32, alpha: i32, moves: &mut [(i32, u8, u64)]) {
         let odd = odd_empties(!(p | o));
-        let replies = (EVAL_ORDER..SORT_SEARCH)
+        let state = (EVAL_ORDER..SORT_SEARCH)
             .contains(&empties)
-            .then(|| self.eval.replies(p, o));
+            .then(|| self.eval.state(p, o));
         for entry in moves.iter_mut() {
             let (_, sq, flips) = *entry;
             let (np, no) = after(p, o, sq as usize, flips);
             entry.0 = if empties >= SORT_SEARCH {
                 self.searched_cost(np, no, sq as usize, odd, alpha, sort_depth(empties))
-            } else if let Some(base) = &replies {
+            } else if let Some(base) = &state {
                 // The child's replies serve its evaluation and its cost.
                 let child_moves = Bitboard::moves_for(np, no);
-                let eval = self
-                    .eval
-                    .after_move(base, sq as usize, flips, child_moves, empties - 1);
+                let child = self.eval.after_move(base, sq as usize, flips);
+                let eval = self.eval.value(&child, child_moves, empties - 1);
                 replies_cost(np, no, child_moves, sq as usize, odd) + eval_cost(eval, 0)
             } else {
                 move_cost(np, no, sq as usize, odd)
