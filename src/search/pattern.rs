@@ -557,17 +557,6 @@ pub struct PatternState {
     one_to_move: bool,
 }
 
-impl PatternState {
-    /// The regions once the side to move passes.
-    #[inline]
-    pub fn pass(&self) -> PatternState {
-        PatternState {
-            one_to_move: !self.one_to_move,
-            ..*self
-        }
-    }
-}
-
 impl Evaluator<Bitboard> for PatternEval {
     type State = PatternState;
 
@@ -587,7 +576,10 @@ impl Evaluator<Bitboard> for PatternEval {
     }
 
     fn pass(&self, state: &PatternState) -> PatternState {
-        state.pass()
+        PatternState {
+            one_to_move: !state.one_to_move,
+            ..*state
+        }
     }
 
     fn value(&self, state: &PatternState, board: &Bitboard, moves: u64) -> i32 {
