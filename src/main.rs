@@ -341,8 +341,10 @@ enum Command {
         /// N (K from 1).
         #[arg(long, default_value = "1/1")]
         shard: String,
-        /// random:<plies>, or wthor:<file>:<plies> (the first plies of the
-        /// games of a WTHOR move-list file, in turn).
+        /// random:<plies>, or wthor:<file>:<plies>[-<most>][+<random>]
+        /// (the first plies of the games of a WTHOR move-list file, in
+        /// turn: as many as drawn between the two numbers for each game,
+        /// then that many random plies).
         #[arg(long, default_value = "random:8")]
         openings: String,
         /// Depth of the search that plays each move (1 to 30).
@@ -730,7 +732,7 @@ fn run(command: Command) -> anyhow::Result<()> {
 }
 
 /// Self-play openings from the command line: `random:<plies>` or
-/// `wthor:<file>:<plies>`.
+/// `wthor:<file>:<plies>[-<most>][+<random>]`.
 fn selfplay_openings(spec: &str) -> anyhow::Result<selfplay::Opening> {
     if let Some(plies) = spec.strip_prefix("random:") {
         return Ok(selfplay::Opening::Random(plies.parse()?));
@@ -738,15 +740,33 @@ fn selfplay_openings(spec: &str) -> anyhow::Result<selfplay::Opening> {
     if let Some(rest) = spec.strip_prefix("wthor:")
         && let Some((path, plies)) = rest.rsplit_once(':')
     {
+        let (plies, random) = plies.split_once('+').unwrap_or((plies, "0"));
+        let (least, most) = plies.split_once('-').unwrap_or((plies, plies));
+        let number = |text: &str| {
+            text.parse::<usize>().map_err(|_| {
+                anyhow::anyhow!(
+                    "wthor openings: '{}' is not a number of plies",
+                    printable(text)
+                )
+            })
+        };
+        let (least, most, random) = (number(least)?, number(most)?, number(random)?);
+        anyhow::ensure!(
+            least <= most && most <= 60 && random <= 60,
+            "wthor openings take 0 to 60 plies, the least first (got '{}')",
+            printable(spec)
+        );
         let file = std::fs::File::open(path).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
         let games = reversi::tools::read_games(file, None)?;
+        anyhow::ensure!(!games.is_empty(), "{path}: no games");
         return Ok(selfplay::Opening::Prefixes {
             games,
-            plies: plies.parse()?,
+            plies: least..=most,
+            random,
         });
     }
     anyhow::bail!(
-        "unknown openings '{}' (random:<plies> or wthor:<file>:<plies>)",
+        "unknown openings '{}' (random:<plies> or wthor:<file>:<plies>[-<most>][+<random>])",
         printable(spec)
     )
 }

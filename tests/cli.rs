@@ -113,6 +113,35 @@ fn tool_times_counts_and_depths_are_bounded() {
 }
 
 #[test]
+fn selfplay_refuses_bad_openings_before_writing() {
+    let out = std::env::temp_dir().join(format!("reversi-selfplay-{}.bin", std::process::id()));
+    let out = out.to_str().unwrap();
+    let games = std::env::temp_dir().join(format!("reversi-games-{}.txt", std::process::id()));
+    std::fs::write(&games, "2001 f5d6c3d3c4 33-31\n").unwrap();
+    let spec = |plies: &str| format!("wthor:{}:{plies}", games.display());
+    for (plies, message) in [
+        ("20-10", "the least first"),
+        ("10-61", "0 to 60 plies"),
+        ("10+61", "0 to 60 plies"),
+        ("10+x", "'x' is not a number of plies"),
+        ("-5", "'' is not a number of plies"),
+    ] {
+        refused(
+            &["selfplay", "--out", out, "--openings", &spec(plies)],
+            "",
+            message,
+        );
+    }
+    refused(
+        &["selfplay", "--out", out, "--openings", "book:3"],
+        "",
+        "unknown openings",
+    );
+    std::fs::remove_file(&games).unwrap();
+    assert!(!std::path::Path::new(out).exists());
+}
+
+#[test]
 fn train_refuses_bad_settings_and_writes_only_where_told() {
     let out = std::env::temp_dir().join(format!("reversi-train-{}.bin", std::process::id()));
     let out = out.to_str().unwrap();

@@ -154,6 +154,13 @@ fn index(c: Color) -> usize {
 /// n x n board.
 pub fn random_opening(n: usize, plies: usize, rng: &mut ChaCha8Rng) -> Game {
     let mut game = Game::new(n).expect("size checked by the caller");
+    random_plies(&mut game, plies, rng);
+    game
+}
+
+/// Plays `plies` uniformly random legal moves (a pass where there is none)
+/// on `game`, fewer if it ends.
+pub fn random_plies(game: &mut Game, plies: usize, rng: &mut ChaCha8Rng) {
     for _ in 0..plies {
         let pos = *game.position();
         if pos.is_game_over() {
@@ -167,7 +174,6 @@ pub fn random_opening(n: usize, plies: usize, rng: &mut ChaCha8Rng) -> Game {
         };
         game.play(pos.to_move(), mv).expect("legal random move");
     }
-    game
 }
 
 /// The opening of the game pair `pair`.

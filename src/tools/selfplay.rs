@@ -25,15 +25,16 @@
 
 use crate::players::Strong;
 use crate::progress::progress;
-use crate::referee::arena::random_opening;
+use crate::referee::arena::{random_opening, random_plies};
 use crate::rules::{AnyBoard, Game, Move, Position};
 use crate::search::{DISC, Limits, proven_discs};
 pub use crate::shard::Shard;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::ops::RangeInclusive;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -69,9 +70,16 @@ pub struct GameData {
 pub enum Opening {
     /// This many uniformly random plies.
     Random(usize),
-    /// The first `plies` moves of these games, game number modulo their
-    /// count.
-    Prefixes { games: Vec<Vec<Move>>, plies: usize },
+    /// The first moves of these games (game number modulo their count),
+    /// as many as a number drawn from `plies` for each game, then `random`
+    /// uniformly random plies: positions of the recorded games' kind at
+    /// every stage, each turned by a move their players would not make,
+    /// as the search meets them at its leaves.
+    Prefixes {
+        games: Vec<Vec<Move>>,
+        plies: RangeInclusive<usize>,
+        random: usize,
+    },
 }
 
 /// What to play and how to label it.
@@ -121,14 +129,20 @@ fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
 fn opening(cfg: &SelfplayConfig, index: u64) -> Game {
     let mut game = match &cfg.opening {
         Opening::Random(plies) => random_opening(8, *plies, &mut game_rng(cfg.seed, index)),
-        Opening::Prefixes { games, plies } => {
+        Opening::Prefixes {
+            games,
+            plies,
+            random,
+        } => {
+            let mut rng = game_rng(cfg.seed, index);
             let mut game = Game::new(8).expect("8x8 is supported");
             let moves = &games[(index % games.len() as u64) as usize];
-            for &mv in moves.iter().take(*plies) {
+            for &mv in moves.iter().take(rng.random_range(plies.clone())) {
                 if game.play_next(mv).is_err() {
                     break;
                 }
             }
+            random_plies(&mut game, *random, &mut rng);
             game
         }
     };
@@ -450,6 +464,49 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("reversi-selfplay-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join(name).to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn recorded_prefixes_are_cut_at_a_drawn_ply_and_turned_by_random_ones() {
+        // Two recorded games (random ones stand in for WTHOR's).
+        let recorded: Vec<Vec<Move>> = (0..2)
+            .map(|g| {
+                random_opening(8, 60, &mut game_rng(11, g))
+                    .moves()
+                    .map(|(_, mv)| mv)
+                    .collect()
+            })
+            .collect();
+        let cfg = SelfplayConfig {
+            opening: Opening::Prefixes {
+                games: recorded.clone(),
+                plies: 10..=20,
+                random: 1,
+            },
+            ..config(0, Shard::ALL)
+        };
+        let mut lengths = HashSet::new();
+        for index in 0..40 {
+            let moves: Vec<Move> = opening(&cfg, index).moves().map(|(_, mv)| mv).collect();
+            let kept = moves.len() - 1;
+            assert!(
+                (10..=20).contains(&kept),
+                "game {index}: {kept} recorded plies"
+            );
+            let source = &recorded[(index % 2) as usize];
+            assert_eq!(
+                moves[..kept],
+                source[..kept],
+                "game {index} follows its record"
+            );
+            let again: Vec<Move> = opening(&cfg, index).moves().map(|(_, mv)| mv).collect();
+            assert_eq!(
+                again, moves,
+                "game {index}'s opening is a function of its number"
+            );
+            lengths.insert(kept);
+        }
+        assert!(lengths.len() > 5, "prefix lengths drawn: {lengths:?}");
     }
 
     #[test]
