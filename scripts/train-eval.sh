@@ -24,7 +24,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-../shared/data/wthor/games.txt.xz}"
 cargo build --release --quiet
-xz -dc "$games" > target/wthor.txt
+# The third set's openings are read from the games as a plain file.
+if [ ! -f target/selfplay3.bin ] && [ ! -f target/wthor.txt ]; then
+    xz -dc "$games" > target/wthor.part && mv target/wthor.part target/wthor.txt
+fi
 # One self-play set: games of the engine of commit $2 (seed $3, $4 games,
 # openings $5, non-exact labels $6 plies deep: only the exact ones are
 # trained on), merged into target/$1. A stopped run goes on where it

@@ -1,6 +1,7 @@
 //! `reversi selfplay`: training data from games of the engine against
 //! itself, for the 8x8 evaluation. Each game starts from an opening
-//! (random plies, or the first plies of a recorded game), both sides play
+//! (random plies, or the first plies of a recorded game and random ones
+//! after them), both sides play
 //! a fixed-depth search, and every position with a move to play is
 //! labelled with the score of a deeper search, or the exact score once the
 //! solver reaches it.
