@@ -1,10 +1,9 @@
 //! `reversi selfplay`: training data from games of the engine against
 //! itself, for the 8x8 evaluation. Each game starts from an opening
 //! (random plies, or the first plies of a recorded game and random ones
-//! after them), both sides play
-//! a fixed-depth search, and every position with a move to play is
-//! labelled with the score of a deeper search, or the exact score once the
-//! solver reaches it.
+//! after them), both sides play a fixed-depth search, and every position
+//! with a move to play is labelled with the score of a deeper search, or
+//! the exact score once the solver reaches it.
 //!
 //! Everything is a function of the seed and the game's number: the opening
 //! comes from a generator seeded by both, and fixed-depth searches from a
