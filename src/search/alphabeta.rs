@@ -62,14 +62,15 @@ use std::time::Duration;
 /// 291-66-243 (54.0% +- 3.8, +28 Elo) in 600 games at 100 ms a move.
 /// (An earlier 100-game match had both 1.0 and 2.0 even with 1.5.)
 ///
-/// Near the end 1.5 deviations pick better moves yet win no games.
-/// From at most 30 empties: on `data/endgame-choices-23-26.json` at
-/// 200 ms a move 0.23 discs lost a move instead of 0.71 (both run at
-/// once), but 600 games at 100 ms a move against 1.0 everywhere gave
-/// 250-63-287 (46.9% +- 3.8, -21 Elo), and NTest at depth 18 and 200 ms
-/// a move, on the same 300 openings, scored 50.5% against it and 49.8%
-/// against 1.0. From at most 24 empties: 0.39 discs a move instead of
-/// 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games.
+/// Near the end 1.5 deviations pick better moves yet win no more games.
+/// In searches from at most 30 empties: on
+/// `data/endgame-choices-23-26.json` at 200 ms a move 0.23 discs lost a
+/// move instead of 0.71 (both run at once), but 600 games at 100 ms a
+/// move against 1.0 everywhere gave 250-63-287 (46.9% +- 3.8, -21 Elo),
+/// and NTest at depth 18 and 200 ms a move, on the same 300 openings,
+/// scored 50.5% against it and 49.8% against 1.0 (mean time a move: ours
+/// 124-128 ms, NTest's 182-235 ms). From at most 24 empties: 0.39 discs a
+/// move instead of 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games.
 const PROBCUT_T: f64 = 1.0;
 /// The shallowest remaining depth at which a node orders its moves by the
 /// evaluation of the position after each (besides the opponent's replies
