@@ -47,6 +47,12 @@
 //!   tried third or later at a null-window node rarely cuts, so it is
 //!   searched a ply shallower first and again to the full depth only if it
 //!   beats alpha.
+//! - No enhanced transposition cutoff here (the solver has one): looking
+//!   up every child's entry at null-window nodes from 6 plies left, before
+//!   ProbCut, changed the nodes to a fixed depth on the bench's 8x8
+//!   middle-game positions by -2.2% at 14 plies and +0.3% at 18 (stop 64):
+//!   most likely the table move, tried first, is already the child that
+//!   would cut.
 
 use super::endgame::{Endgame, Pool};
 use super::eval::{Evaluator, probcut_depth};
@@ -71,6 +77,17 @@ use std::time::Duration;
 /// scored 50.5% against it and 49.8% against 1.0 (mean time a move: ours
 /// 124-128 ms, NTest's 182-235 ms). From at most 24 empties: 0.39 discs a
 /// move instead of 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games.
+///
+/// Less pruning everywhere may do a little better against NTest, and
+/// loses to 1.0 (stop 64). Against NTest at depth 18 and 200 ms a move,
+/// on the same 450 openings (1.0's first 300 played at stop 63), 1.8
+/// deviations scored 54.0% where 1.0 scored 52.1% (+1.9 +- 4.7 points; on the 387 games with no NTest
+/// forfeit in either, 50.8% against 47.9%, +0.7 discs a game against
+/// -1.1; ours 124-129 ms a move, at most 194 ms, NTest's 174-217 ms, at
+/// most 5.1 s); 1.4 scored 51.0% where 1.0 had 50.2% in 300. Yet against
+/// 1.0 itself 1.8 lost 231-75-294 (44.8% +- 3.7, -37 Elo) in 600 games
+/// at 100 ms a move, with an even disc count (-0.1 a game), and
+/// 108-49-143 (44.2% +- 5.1, -41 Elo) in 300 at 200 ms a move.
 const PROBCUT_T: f64 = 1.0;
 /// The shallowest remaining depth at which a node orders its moves by the
 /// evaluation of the position after each (besides the opponent's replies
