@@ -81,13 +81,14 @@ use std::time::Duration;
 /// Less pruning everywhere may do a little better against NTest, and
 /// loses to 1.0 (stop 64). Against NTest at depth 18 and 200 ms a move,
 /// on the same 450 openings (1.0's first 300 played at stop 63), 1.8
-/// deviations scored 54.0% where 1.0 scored 52.1% (+1.9 +- 4.7 points; on the 387 games with no NTest
-/// forfeit in either, 50.8% against 47.9%, +0.7 discs a game against
-/// -1.1; ours 124-129 ms a move, at most 194 ms, NTest's 174-217 ms, at
-/// most 5.1 s); 1.4 scored 51.0% where 1.0 had 50.2% in 300. Yet against
-/// 1.0 itself 1.8 lost 231-75-294 (44.8% +- 3.7, -37 Elo) in 600 games
-/// at 100 ms a move, with an even disc count (-0.1 a game), and
-/// 108-49-143 (44.2% +- 5.1, -41 Elo) in 300 at 200 ms a move.
+/// deviations scored 54.0% where 1.0 scored 52.1% (+1.9 +- 4.7 points;
+/// on the 387 games with no NTest forfeit in either, 50.8% against
+/// 47.9%, +0.7 discs a game against -1.1; ours 124-129 ms a move, at
+/// most 194 ms, NTest's 174-217 ms, at most 5.1 s); on the first 300 of
+/// those openings 1.4 scored 51.0% where 1.0 had 50.2%. Yet against 1.0
+/// itself 1.8 lost 231-75-294 (44.8% +- 3.7, -37 Elo) in 600 games at
+/// 100 ms a move, with an even disc count (-0.1 a game), and 108-49-143
+/// (44.2% +- 5.1, -41 Elo) in 300 at 200 ms a move.
 const PROBCUT_T: f64 = 1.0;
 /// The shallowest remaining depth at which a node orders its moves by the
 /// evaluation of the position after each (besides the opponent's replies
