@@ -104,9 +104,10 @@ const PROBCUT_T: f64 = 1.0;
 ///
 /// A 1- or 2-ply search after each move in place of its evaluation, from
 /// 8 to 14 plies left (as Edax orders its deepest nodes), saved no nodes:
-/// on 80 WTHOR positions at 36 and 28 empties searched to 18 plies, the
-/// ordering searches counted, 1 ply from 8, 10, 12 or 14 plies left took
-/// 15%, 6%, 4% and 2% more nodes, and 2 plies 17-32% more (stop 65).
+/// on 80 WTHOR positions (after plies 24 and 32 of every 50th of the
+/// last 2,000 games) searched to 18 plies, the ordering searches
+/// counted, 1 ply from 8, 10, 12 or 14 plies left took 15%, 6%, 4% and
+/// 2% more nodes, and 2 plies 17-32% more (stop 65).
 const EVAL_ORDER_DEPTH: i32 = 4;
 const EVAL_ORDER_WEIGHT: i32 = 256;
 /// The shallowest remaining depth at which a node reduces its late moves

@@ -87,7 +87,8 @@ impl Schedule {
     /// between odd and even depths (by 2-3 discs in some positions): a
     /// window around the score two iterations back, of the same parity,
     /// took 2.6% and 1.0% more nodes and 6% fewer to 16, 18 and 20 plies
-    /// on 80 WTHOR positions at 36 and 28 empties (stop 65), no clear gain.
+    /// on the 80 WTHOR positions of `EVAL_ORDER_DEPTH`'s note (stop 65):
+    /// no clear gain.
     fn window(&self, guess: i32) -> ((i32, i32), bool) {
         let narrow = self.depth >= 4 && self.depth < self.empties && !self.all_exact;
         let proving = self.depth >= self.empties

@@ -646,8 +646,9 @@ pub fn probcut_band(empties: u32) -> usize {
 /// plies (`--max-depth 16`, 24 minutes), the deviations stay where they
 /// are (2.8-3.4 discs at 30-39 empties), and at 30-49 empties even depths
 /// from 12 come out 0.3-1.1 discs higher against their shallow searches
-/// than the row for 10 says; with those six rows added, the 80 WTHOR positions at 36 and
-/// 28 empties took 2% and 7% fewer nodes to 18 and 20 plies, yet 600
+/// than the row for 10 says. With those six rows added, 80 WTHOR
+/// positions (after plies 24 and 32 of every 50th of the last 2,000
+/// games) took 2% and 7% fewer nodes to 18 and 20 plies, yet 600
 /// games at 100 ms a move against the engine without them gave 253-85-262
 /// (49.2% +- 3.7, -5 Elo), so they are left out (stop 65).
 const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 10] = [
