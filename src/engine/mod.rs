@@ -234,6 +234,17 @@ pub struct UnsupportedSize {
     pub n: usize,
 }
 
+/// Why [`Engine::analyse`] has no analysis to give.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoAnalysis {
+    /// The player does not search (all but `strong`).
+    #[error("{0} does not analyse positions")]
+    Unsupported(String),
+    /// The player did not answer by its deadline and was restarted.
+    #[error("{0} gave no analysis in time and was restarted")]
+    NoAnswer(String),
+}
+
 /// The engine: a named player running on its own thread.
 pub struct Engine {
     worker: Worker,
@@ -411,20 +422,20 @@ impl Engine {
 
     /// The score of every legal move, as [`Engine::decide`] but for
     /// [`Player::analyse`], or with `best_only` the best move's alone
-    /// ([`Player::analyse_best`]); `None` also when the player does not
-    /// analyse. `progress` sees each deeper analysis as the search finds
-    /// it.
+    /// ([`Player::analyse_best`]). `progress` sees each deeper analysis
+    /// as the search finds it.
     pub fn analyse(
         &mut self,
         position: &Position,
         limits: Limits,
         best_only: bool,
         progress: &mut dyn FnMut(&Analysis),
-    ) -> Option<Analysis> {
+    ) -> Result<Analysis, NoAnalysis> {
         let job = move |task| Job::Analyse(task, best_only);
-        match self.ask(position, limits, job, progress)? {
-            Reply::Analysis(a) => a,
-            _ => None,
+        match self.ask(position, limits, job, progress) {
+            Some(Reply::Analysis(Some(a))) => Ok(a),
+            Some(Reply::Analysis(None)) => Err(NoAnalysis::Unsupported(self.player.clone())),
+            _ => Err(NoAnalysis::NoAnswer(self.player.clone())),
         }
     }
 
@@ -532,5 +543,50 @@ mod tests {
         let decision = engine.decide(&pos, limits);
         assert_eq!(decision.nodes, 7);
         assert_eq!(decision.mv, Move::Place(pos.legal_moves(pos.to_move())[0]));
+    }
+
+    /// A player that analyses but ignores its stop, far past any grace.
+    struct Deaf;
+
+    impl Player for Deaf {
+        fn name(&self) -> String {
+            "deaf".into()
+        }
+        fn choose(&mut self, pos: &Position, _limits: &Limits) -> Move {
+            Move::Place(pos.legal_moves(pos.to_move())[0])
+        }
+        fn analyse(
+            &mut self,
+            _pos: &Position,
+            _limits: &Limits,
+            _report: &mut dyn FnMut(&Analysis),
+        ) -> Option<Analysis> {
+            thread::sleep(Duration::from_secs(1));
+            None
+        }
+    }
+
+    #[test]
+    fn an_analysis_says_whether_the_player_has_none_or_gave_none_in_time() {
+        let pos = Position::start(8).unwrap();
+        let limits = || {
+            Limits::unlimited().with_budget_from(
+                Instant::now(),
+                Duration::from_millis(20),
+                Duration::from_millis(20),
+            )
+        };
+        let mut engine = Engine::running(Box::new(SlowStart), "slow-start", Resources::default());
+        let none = engine.analyse(&pos, limits(), false, &mut |_| {});
+        assert_eq!(
+            none.unwrap_err().to_string(),
+            "slow-start does not analyse positions"
+        );
+        let mut engine = Engine::running(Box::new(Deaf), "deaf", Resources::default());
+        let late = engine.analyse(&pos, limits(), false, &mut |_| {});
+        assert_eq!(
+            late.unwrap_err().to_string(),
+            "deaf gave no analysis in time and was restarted"
+        );
     }
 }

@@ -50,10 +50,16 @@ fn rules_error(e: RulesError) -> String {
 
 impl<W: Write> Controller<W> {
     /// A controller for a new game of the `startup` size, in its notation,
-    /// with the engine `options` describe.
+    /// with the engine `options` describe, told of the game before the
+    /// first line is read: its evaluation is then loaded outside any
+    /// move's time. Loaded in the first `genmove` instead, it took all of
+    /// a 200 ms move on a busy machine (four other processes on two
+    /// cores): the search started past its deadline and the reply was
+    /// the greedy fallback, as NBoard's front end had already found.
     pub fn new(out: W, options: &Options, startup: Startup) -> io::Result<Self> {
-        let engine = options.engine().map_err(io::Error::other)?;
+        let mut engine = options.engine().map_err(io::Error::other)?;
         engine.check_size(startup.size).map_err(io::Error::other)?;
+        engine.new_game();
         Ok(Controller {
             out,
             game: Game::new(startup.size).map_err(io::Error::other)?,
@@ -328,7 +334,7 @@ impl<W: Write> Controller<W> {
         let scores = self
             .engine
             .analyse(&pos, limits, k == Some(1), &mut |_| {})
-            .ok_or_else(|| format!("{} does not analyse positions", self.engine.player()))?
+            .map_err(|e| e.to_string())?
             .scores;
         let k = k.map_or(scores.len(), |k| k as usize).max(1);
         Ok(scores

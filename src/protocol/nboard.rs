@@ -375,7 +375,7 @@ impl<W: Write> NboardFront<W> {
         let analysis = self.engine.analyse(&searched, limits, false, &mut progress);
         written?;
         match analysis {
-            Some(a) => {
+            Ok(a) => {
                 if !shown {
                     // Stopped before the first depth: the static scores.
                     write_lines(&mut self.out, &hint_lines(&a, k, passing))?;
@@ -383,7 +383,7 @@ impl<W: Write> NboardFront<W> {
                 let seconds = a.elapsed.as_secs_f64();
                 self.say(&format!("nodestats {} {seconds:.2}", a.nodes))?;
             }
-            None => log::warn!("nboard: {} gives no hints", self.engine.player()),
+            Err(e) => log::warn!("nboard: no hints: {e}"),
         }
         self.say("status")
     }
