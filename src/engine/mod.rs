@@ -220,9 +220,16 @@ impl Options {
         }
     }
 
-    /// The engine these options describe.
+    /// The engine these options describe, told of a new game, so that the
+    /// front end that asks for it before reading its first line has the
+    /// evaluation loaded outside any move's time. Loaded in the first
+    /// `genmove` instead, it took all of a 200 ms move on a busy machine
+    /// (four other processes on two cores): the search started past its
+    /// deadline and the reply was the greedy fallback.
     pub fn engine(&self) -> Result<Engine, UnknownPlayer> {
-        Engine::new(&self.player, self.resources)
+        let mut engine = Engine::new(&self.player, self.resources)?;
+        engine.new_game();
+        Ok(engine)
     }
 }
 

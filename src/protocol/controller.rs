@@ -50,16 +50,10 @@ fn rules_error(e: RulesError) -> String {
 
 impl<W: Write> Controller<W> {
     /// A controller for a new game of the `startup` size, in its notation,
-    /// with the engine `options` describe, told of the game before the
-    /// first line is read: its evaluation is then loaded outside any
-    /// move's time. Loaded in the first `genmove` instead, it took all of
-    /// a 200 ms move on a busy machine (four other processes on two
-    /// cores): the search started past its deadline and the reply was
-    /// the greedy fallback, as NBoard's front end had already found.
+    /// with the engine `options` describe.
     pub fn new(out: W, options: &Options, startup: Startup) -> io::Result<Self> {
-        let mut engine = options.engine().map_err(io::Error::other)?;
+        let engine = options.engine().map_err(io::Error::other)?;
         engine.check_size(startup.size).map_err(io::Error::other)?;
-        engine.new_game();
         Ok(Controller {
             out,
             game: Game::new(startup.size).map_err(io::Error::other)?,

@@ -170,16 +170,12 @@ fn fresh_record() -> GgfGame {
 }
 
 impl<W: Write> NboardFront<W> {
-    /// The front end with its engine told of a game at once: an NBoard
-    /// engine always searches, and its evaluation is then loaded before
-    /// the first `go` rather than in its time.
+    /// The front end, its engine ready for a game ([`Options::engine`]).
     fn new(out: W, options: &Options) -> Result<Self, crate::players::UnknownPlayer> {
-        let mut engine = options.engine()?;
-        engine.new_game();
         Ok(NboardFront {
             out,
             record: fresh_record(),
-            engine,
+            engine: options.engine()?,
             per_move: options.clock(),
             depth: options.depth,
         })
