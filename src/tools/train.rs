@@ -95,24 +95,17 @@ fn labelled(
     label: &Labels,
     cfg: &TrainConfig,
 ) -> Result<Vec<Vec<Sample>>, TrainError> {
+    // The weights are parsed only to label: a labels file made with them
+    // is read as it is, so that an evaluation of another layout (more
+    // shapes, other phases) can train on the present one's labels.
     let read = match &label.weights {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|source| TrainError::File {
-                path: path.clone(),
-                source,
-            })?;
-            let eval = PatternEval::from_bytes(&bytes).map_err(|reason| TrainError::Weights {
-                path: path.clone(),
-                reason,
-            })?;
-            Some((bytes, eval))
-        }
+        Some(path) => Some(std::fs::read(path).map_err(|source| TrainError::File {
+            path: path.clone(),
+            source,
+        })?),
         None => None,
     };
-    let (weights, eval) = match &read {
-        Some((bytes, eval)) => (bytes.as_slice(), eval),
-        None => (BUILTIN_WEIGHTS, PatternEval::builtin()),
-    };
+    let weights = read.as_deref().unwrap_or(BUILTIN_WEIGHTS);
     let mut header = LABELS_MAGIC.to_vec();
     header.extend_from_slice(&label.depth.to_le_bytes());
     header.extend_from_slice(&cfg.solve_empties.to_le_bytes());
@@ -138,6 +131,17 @@ fn labelled(
         }
         return Ok(read);
     }
+    let parsed;
+    let eval = match &label.weights {
+        Some(path) => {
+            parsed = PatternEval::from_bytes(weights).map_err(|reason| TrainError::Weights {
+                path: path.clone(),
+                reason,
+            })?;
+            &parsed
+        }
+        None => PatternEval::builtin(),
+    };
     let bar = progress(
         games.len() as u64,
         "{bar:40} {pos}/{len} games labelled, {elapsed} (eta {eta})",
@@ -787,10 +791,17 @@ mod tests {
             refused.to_string().contains("with these weights"),
             "{refused}"
         );
+        // Weights this build cannot read (another layout's) are not read
+        // at all while their labels file stands, and are an error that
+        // names them once labelling is due.
         std::fs::write(&weights, b"not weights").unwrap();
+        let mut kept = std::fs::read(&file).unwrap();
+        kept[16..20].copy_from_slice(&crc32fast::hash(b"not weights").to_le_bytes());
+        std::fs::write(&file, &kept).unwrap();
+        assert_eq!(labelled(games.clone(), &reweighted, &cfg).unwrap(), made);
+        std::fs::remove_file(&file).unwrap();
         let refused = labelled(games, &reweighted, &cfg).unwrap_err();
         assert!(refused.to_string().starts_with(&weights), "{refused}");
         std::fs::remove_file(&weights).unwrap();
-        std::fs::remove_file(&file).unwrap();
     }
 }
