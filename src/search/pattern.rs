@@ -75,7 +75,8 @@ pub const SHAPES: [(&str, u64); 11] = [
 /// tournament games alone with 6-ply labels, the held-out error against
 /// the labels came out 0.01-0.08 discs higher at 8-47 empties (4.34 to
 /// 4.38 at 36-39, 6.08 to 6.16 at 20-23), each phase seeing half the
-/// positions (stop 67).
+/// positions, and scored 181-22-197 (48.0% ± 4.8) in 400 games at depth 8
+/// against four empties a phase trained the same way (stop 67).
 pub const PHASES: usize = 15;
 /// Weights are stored in 1/SCALE discs.
 pub const SCALE: i32 = 128;
