@@ -78,13 +78,13 @@ use std::time::Duration;
 /// 124-128 ms, NTest's 182-235 ms). From at most 24 empties: 0.39 discs a
 /// move instead of 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games.
 ///
-/// The stake there is small. In the 450 games of stop 64 against NTest
-/// (depth 18, 200 ms a move; every game solved at 24 to 20 empties, as
-/// `scripts/exact-checkpoints.py` does), perfect play from 24 empties on
+/// The stake there is small. In 410 of the 450 games of stop 64 against
+/// NTest (depth 18, 200 ms a move), each solved at 24 to 20 empties as
+/// `scripts/exact-checkpoints.py` does, perfect play from 24 empties on
 /// would have scored 48.9% and the games scored 47.4%: our moves at 24,
 /// 23, 22 and 21 empties gave away 0.91, 0.96, 1.22 and 0.52 discs on
 /// average (NTest's 0.07-0.18), 1.56 discs a game in all, and turned 11
-/// of 410 results; from 20 empties on, 0.17 discs a game and no result.
+/// results; from 20 empties on, 0.17 discs a game and no result.
 /// The games are decided before.
 ///
 /// Less pruning everywhere may do a little better against NTest, and

@@ -796,7 +796,9 @@ mod tests {
         // names them once labelling is due.
         std::fs::write(&weights, b"not weights").unwrap();
         let mut kept = std::fs::read(&file).unwrap();
-        kept[16..20].copy_from_slice(&crc32fast::hash(b"not weights").to_le_bytes());
+        // The weights' CRC follows the magic, the depth and the empties.
+        let crc = LABELS_MAGIC.len() + 8;
+        kept[crc..crc + 4].copy_from_slice(&crc32fast::hash(b"not weights").to_le_bytes());
         std::fs::write(&file, &kept).unwrap();
         assert_eq!(labelled(games.clone(), &reweighted, &cfg).unwrap(), made);
         std::fs::remove_file(&file).unwrap();
