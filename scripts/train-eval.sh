@@ -4,8 +4,10 @@
 # - WTHOR: every position from 18 empties on is solved exactly; the solved
 #   positions are cached in target/samples.bin (about 50 minutes on 2
 #   cores). Each earlier position is labelled by a 4-ply search (no
-#   ProbCut) with the weights of commit 1e899c9, the evaluation this one
-#   replaced: the labels are kept in target/labels4.bin (about 5 minutes).
+#   ProbCut) with the weights of commit 1e899c9, two evaluations back
+#   (6 plies with the next weights did no better: see relabel in
+#   src/tools/train.rs); the labels are kept in target/labels4.bin (about
+#   5 minutes).
 # - Self-play, every position from 18 empties on solved; earlier positions
 #   learn their game's first exact score (--selfplay-target outcome):
 #   1. 77,016 games of the engine of commit 07d43c4, 10 random plies then

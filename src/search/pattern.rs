@@ -2,21 +2,21 @@
 //! use (Logistello, Edax): the board is cut into 46 overlapping lines and
 //! regions (edges with their X squares, corner blocks, rows, columns and
 //! diagonals), each region's cells are read as a base-3 number (empty,
-//! mine, yours), and a learned weight per configuration is summed with
-//! one for the side to move's count of legal moves (the weights of the two
+//! mine, yours), and a learned weight per configuration is summed with one
+//! for the side to move's count of legal moves (the weights of the two
 //! phases nearest the position's count of empty squares, mixed). The
 //! weights come from `reversi train` on tournament games and on games of
 //! the engine against itself (`scripts/train-eval.sh`), and are compiled
 //! into the binary. Near the end a position's target is its exact score;
-//! before that, a tournament position's is the score of a 4-ply search
-//! with the previous weights, a self-play position's its game's first
+//! before that, a tournament position's is the score of a 4-ply search with
+//! the weights of commit 1e899c9, a self-play position's its game's first
 //! exact score. Neither choice shows in the error on human games' solved
 //! scores (the self-play games raise it a little at 36-55 empties, the
-//! search labels by 0.1-0.4 discs at 28-59), yet each makes the engine
-//! play better. Half a search label and half the game's solved score did
-//! worse than the label alone (trained on the tournament games only, with
-//! 6-ply labels from these weights: 153-36-211, 42.8% ± 4.6, in 400
-//! games at depth 8; stop 67).
+//! search labels by 0.1-0.4 discs at 28-59), yet each makes the engine play
+//! better. Half a search label and half the game's solved score did worse
+//! than the label alone (trained on the tournament games only, with 6-ply
+//! labels from the weights of commit ca5983f: 153-36-211, 42.8% ± 4.6, in
+//! 400 games at depth 8; stop 67).
 //!
 //! The self-play games come in three sets (234,032 games): two from
 //! random first plies, and one from tournament games' positions at every
@@ -29,9 +29,16 @@
 //! same 300 openings). The same engine on the same openings scored 46.7%
 //! when played again, so a 300-game match against NTest tells apart only
 //! differences of several points. A fourth set of the turned kind (80,000
-//! games by the engine of these weights, 6-40 plies and two random ones)
+//! games by the engine of commit ca5983f, 6-40 plies and two random ones)
 //! showed no gain (50.8% against NTest on those openings), so it is left
 //! out.
+//!
+//! The weights are exactly what `scripts/train-eval.sh` makes (training
+//! is deterministic, and so is each set for its seed). Those of commit
+//! ca5983f were trained the same way on sets whose files are lost and
+//! which the script's commands do not make again byte for byte; the
+//! script's sets trained these, which scored 263-94-243 (51.7% ± 3.7)
+//! against them in 600 games at 100 ms a move (stop 68).
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit

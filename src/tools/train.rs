@@ -321,7 +321,12 @@ pub fn collect(
 /// from the same empties) 46.7% on average against 43.5%, though the error
 /// against the solved scores of held-out games rose by 0.1-0.4 discs at
 /// 28-59 empties. 6 plies (twice the labelling time) did no better
-/// (46.4%).
+/// (46.4%). Nor, in the end, did 6 plies with the weights of commit
+/// ca5983f (stop 68): on the tournament games alone they trained a better
+/// evaluation than 4 plies with 1e899c9's (278-77-245, 52.8% ± 3.7, in
+/// 600 games at 100 ms a move), but with the self-play sets added it
+/// scored 50.5% ± 3.7 against ca5983f's weights in 600 games, where the
+/// 4-ply labels scored 51.7% on the same openings.
 pub fn relabel(
     games: &mut [Vec<Sample>],
     depth: u32,
