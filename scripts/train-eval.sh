@@ -5,7 +5,7 @@
 #   positions are cached in target/samples.bin (about 50 minutes on 2
 #   cores). Each earlier position is labelled by a 4-ply search (no
 #   ProbCut) with the weights of commit 1e899c9, two evaluations back
-#   (6 plies with the next weights did no better: see relabel in
+#   (6 plies with ca5983f's weights did no better: see relabel in
 #   src/tools/train.rs); the labels are kept in target/labels4.bin (about
 #   5 minutes).
 # - Self-play, every position from 18 empties on solved; earlier positions
