@@ -135,8 +135,11 @@ const EVAL_ORDER_WEIGHT: i32 = 256;
 /// against these settings, yet 49.5% against NTest at depth 18 and 200 ms
 /// a move where these settings scored 58.5% on the same 100 openings
 /// (7.3 +- 8.7 points lower on the 96 games with no NTest forfeit in
-/// either; stop 68): like ProbCut's deviations, pruning that self-play
-/// rewards and a stronger opponent punishes.
+/// either; stop 68), as if, like ProbCut's deviations, it were pruning
+/// that self-play rewards and a stronger opponent punishes. Not settled:
+/// on those openings these settings on two threads scored 49.5% as well,
+/// so the 58.5% may be a high draw; on other openings they scored 51.2%
+/// in 200 games.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVE: usize = 2;
 /// The shallowest remaining depth at which a node uses the table. A node
