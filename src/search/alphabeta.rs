@@ -132,8 +132,10 @@ const EVAL_ORDER_WEIGHT: i32 = 256;
 /// Two plies for the seventh move on, from 6 plies left, took 15% fewer
 /// nodes to 22 plies on the bench's middle-game positions and scored
 /// 282-76-242 (53.3% +- 3.7, +23 Elo) in 600 games at 100 ms a move
-/// against these settings, yet 49.5% against NTest at depth 18 and 200 ms
-/// a move where these settings scored 58.5% on the same 100 openings
+/// against these settings (both 63 ms a move on average, at most 102 ms),
+/// yet 49.5% against NTest at depth 18 and 200 ms a move (ours 122 ms on
+/// average, at most 196 ms; NTest's 153-161 ms, at most 4.8 s) where
+/// these settings scored 58.5% on the same 100 openings
 /// (7.3 +- 8.7 points lower on the 96 games with no NTest forfeit in
 /// either; stop 68), as if, like ProbCut's deviations, it were pruning
 /// that self-play rewards and a stronger opponent punishes. Not settled:

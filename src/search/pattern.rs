@@ -38,9 +38,11 @@
 //! ca5983f were trained the same way on sets whose files are lost and
 //! which the script's commands do not make again byte for byte; the
 //! script's sets trained these, which scored 263-94-243 (51.7% ± 3.7)
-//! against them in 600 games at 100 ms a move, and 139-44-117 (53.7%, 16
-//! of the games NTest's forfeits) against NTest at depth 18 and 200 ms a
-//! move in 300 games (stop 68).
+//! against them in 600 games at 100 ms a move (both sides 63 ms a move on
+//! average, at most 104 ms), and 139-44-117 (53.7%, 16 of the wins on
+//! NTest's forfeits) against NTest at depth 18 and 200 ms a move in 300
+//! games (ours 121-128 ms a move on average, at most 197 ms; NTest's
+//! 128-214 ms, at most 4.9 s; stop 68).
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
