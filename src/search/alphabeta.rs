@@ -137,11 +137,12 @@ const EVAL_ORDER_WEIGHT: i32 = 256;
 /// average, at most 196 ms; NTest's 153-161 ms, at most 4.8 s) where
 /// these settings scored 58.5% on the same 100 openings
 /// (7.3 +- 8.7 points lower on the 96 games with no NTest forfeit in
-/// either; stop 68), as if, like ProbCut's deviations, it were pruning
-/// that self-play rewards and a stronger opponent punishes. Not settled:
-/// on those openings these settings on two threads scored 49.5% as well,
-/// so the 58.5% may be a high draw; on other openings they scored 51.2%
-/// in 200 games.
+/// either; stop 68). On 200 more openings it scored 48.5% where these
+/// settings had 51.2% (-2.8 +- 6.1 points; ours 126 ms a move on
+/// average, at most 195 ms; NTest's 168-212 ms, at most 5.2 s): 48.8%
+/// in 300 games against 53.7% (stop 69), as if, like ProbCut's
+/// deviations, it were pruning that self-play rewards and a stronger
+/// opponent punishes.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVE: usize = 2;
 /// The shallowest remaining depth at which a node uses the table. A node
