@@ -629,10 +629,12 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// at depth 18 and 200 ms a move 54.7% in 300 games where the engine
     /// without it had 53.7% on the same openings (+1.0 +- 5.5 points; ours
     /// 122-125 ms a move on average, at most 194 ms; NTest's 177-216 ms,
-    /// at most 5.0 s; stop 69). At depth 22 and 1 s a move NTest then
-    /// scored 41-8-51 against it (55.0% for us, where the head of stop 65
-    /// had 54.0% on the same 100 openings; ours 577-586 ms a move on
-    /// average, at most 955 ms; NTest's 1.07-1.14 s, at most 29 s).
+    /// at most 5.0 s; stop 69), and 51.0% on 100 more (53.8% +- 4.6 in
+    /// all 400, 19 of the wins on NTest's forfeits; ours at most 194 ms a
+    /// move there too). At depth 22 and 1 s a move NTest then scored
+    /// 41-8-51 against it (55.0% for us, where the head of stop 65 had
+    /// 54.0% on the same 100 openings; ours 577-586 ms a move on average,
+    /// at most 955 ms; NTest's 1.07-1.14 s, at most 29 s).
     fn probcut(
         &mut self,
         board: &B,
