@@ -649,7 +649,8 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         if forced_finish(alpha) || forced_finish(beta) {
             return None;
         }
-        let (mean, sigma) = self.eval.probcut_error(depth, board.empties().count())?;
+        let empties = board.empties().count();
+        let (mean, sigma) = self.eval.probcut_error(depth, empties)?;
         let margin = (sigma as f64 * t) as i32;
         let shallow = probcut_depth(depth);
         // The deep score is about the shallow one plus `mean`.
@@ -670,8 +671,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         // The evaluation's guess at the shallow score: for 1 and 2 plies
         // the measured error is against the evaluation itself; deeper, it
         // is against a shallower search, which stands in for it.
-        let (guess_mean, guess_sigma) =
-            self.eval.probcut_error(shallow, board.empties().count())?;
+        let (guess_mean, guess_sigma) = self.eval.probcut_error(shallow, empties)?;
         let guess = self.eval.value(state, board, moves) + guess_mean;
         let gate = (guess_sigma as f64 * t) as i32;
         if !forced_finish(high)
