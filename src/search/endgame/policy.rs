@@ -75,24 +75,24 @@ pub fn expected_solve_nodes(empties: u32) -> f64 {
 /// alone) below 14 empties 4.14 G; 6 plies from 24 empties 4.17 G.
 ///
 /// Under a clock they were tried where the exact solve is out of reach.
-/// In 381 games of the head against NTest d18 at 200 ms a move, perfect
-/// play from 24 empties on would have scored 53.3% where we scored 51.4%:
-/// we lost 1.34 discs a game between 24 and 20 empties, NTest (which
-/// solves there) 0.21 (`scripts/exact-checkpoints.py <records> strong 24
-/// 22 20`); from 26 to 24 empties, in 150 of them, we lost 0.24 discs a
-/// game and NTest 0.40. So once the midgame iterations were within
-/// [`SOLVER_JUMP`] plies of the end and the selective solves could be
-/// expected to finish (taken as a 30th of [`expected_solve_nodes`]: at 24
-/// empties the first took 0.4-3.5 M nodes where the exact one took
-/// 24-130 M), they ran instead of deeper midgame iterations and their
-/// move was played. Replayed at 200 ms a move on 301 positions of 21-24
-/// empties from those games and scored by exact solves, its moves lost
-/// 0.30-0.31 discs on average where the head's lost 0.372 (twice; with a
-/// 60th 0.332, a 100th 0.352). Yet it won no more games: 49.0% ± 3.7
-/// against the head in 600 games at 100 ms, and 51.1% in 400 against
-/// NTest d18 at 200 ms where the head had 53.8% on the same openings
-/// (-2.6 ± 4.0 points; 47.2% against 50.7% in the 357 games neither side
-/// lost on time). Left out.
+/// In 381 games of the engine of commit eb18b56 against NTest d18 at
+/// 200 ms a move, perfect play from 24 empties on would have scored 53.3%
+/// where we scored 51.4%: we lost 1.34 discs a game between 24 and 20
+/// empties, NTest (which solves there) 0.21
+/// (`scripts/exact-checkpoints.py <records> strong 24 22 20`); from 26 to
+/// 24 empties, in 150 of them, we lost 0.24 discs a game and NTest 0.40.
+/// So once the midgame iterations were within [`SOLVER_JUMP`] plies of
+/// the end and the selective solves could be expected to finish (taken as
+/// a 30th of [`expected_solve_nodes`]: at 24 empties the first took
+/// 0.4-3.5 M nodes where the exact one took 24-130 M), they ran instead
+/// of deeper midgame iterations and their move was played. Replayed at
+/// 200 ms a move on 301 positions of 21-24 empties from those games and
+/// scored by exact solves, its moves lost 0.30-0.31 discs on average
+/// where that engine's lost 0.372 (twice; with a 60th 0.332, a 100th
+/// 0.352). Yet it won no more games: 49.0% ± 3.7 against it in 600 games
+/// at 100 ms, and 51.1% in 400 against NTest d18 at 200 ms where it had
+/// 53.8% on the same openings (-2.6 ± 4.0 points; 47.2% against 50.7% in
+/// the 357 games neither side lost on time; stop 70). Left out.
 pub const SELECTIVE_LEVELS: u32 = 2;
 /// Fewest empties at which a selective solve tries ProbCut.
 pub(super) const SELECTIVE_EMPTIES: u32 = 10;
