@@ -23,7 +23,8 @@
 # by the two phases it is valued with. Run again (stop 72, the first two
 # sets left by an interrupted run of it), it made data/eval.bin byte for byte.
 # What the self-play sets are worth, against NTest at equal fixed depths
-# 2 and 4 (ProbCut off, 1,000 games each): WTHOR alone 38.2% and 41.2%,
+# 2 and 4 (ProbCut off and both solving where NTest does, by switches
+# kept out of the repo; 1,000 games each): WTHOR alone 38.2% and 41.2%,
 # with the first set 45.2% and 45.1%, with all three 48.2% and 46.9%. A
 # fourth set (60,000 games of the engine of commit eca5b44, as the third,
 # seed 4) added 1.1 points at depths 2, 4 and 6 (4,000 games each), yet

@@ -276,7 +276,8 @@ pub const FEATURES: usize = REGIONS + 1;
 /// of 60,000 games and the opponent's mobility too (32 counts, as if it
 /// were to move; stop 72): held-out error 0.07-0.09 discs lower at 20-43
 /// empties, 2.0 points more against NTest at equal fixed depth (12,000
-/// games, ProbCut off), 5% fewer nodes a second, and 53.8% against NTest
+/// games, ProbCut off and both solving where NTest does, by switches kept
+/// out of the repo), 5% slower a node, and 53.8% against NTest
 /// depth 18 at 200 ms a move where this evaluation had 54.2% on the same
 /// 200 openings (-0.5 +- 5.8 points paired): left out.
 const MOBILITY_SLOTS: usize = 32;
