@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Re-trains the 8x8 pattern evaluation (data/eval.bin) on the WTHOR games
-# and on three sets of games of the engine against itself:
+# and on four sets of games of the engine against itself:
 # - WTHOR: every position from 18 empties on is solved exactly; the solved
 #   positions are cached in target/samples.bin (about 50 minutes on 2
 #   cores). Each earlier position is labelled by a 4-ply search (no
@@ -15,28 +15,33 @@
 #   2. the same from seed 2 by the engine of commit fd08ae5 (53 minutes);
 #   3. 80,000 games of the engine of commit 06ddfc9 from the WTHOR games'
 #      positions after 8 to 44 plies, each turned by one random ply, then
-#      depth 8 a move (about 45 minutes).
+#      depth 8 a move (about 45 minutes);
+#   4. 60,000 games of the engine of commit eca5b44, as the third from
+#      seed 4 (about 25 minutes).
 #   Each file is resumable, and selfplay-merge puts its games in game
 #   order, so the result does not depend on which thread finished which
 #   game first (GNU parallel can run the shards: see README).
 # Then the weights are fitted with AdaGrad, each position's error shared
 # by the two phases it is valued with. Run again (stop 72, the first two
-# sets left by an interrupted run of it), it made data/eval.bin byte for byte.
+# sets left by an interrupted run of it), it made data/eval.bin byte for byte;
+# at stop 73 the fit from those files and the fourth set did (that set's
+# first two games checked against the command below).
 # What the self-play sets are worth, against NTest at equal fixed depths
 # 2 and 4 (ProbCut off and both solving where NTest does, by switches
 # kept out of the repo; 1,000 games each): WTHOR alone 38.2% and 41.2%,
 # with the first set 45.2% and 45.1%, with all three 48.2% and 46.9%. A
-# fourth set (60,000 games of the engine of commit eca5b44, as the third,
-# seed 4) added 1.1 points at depths 2, 4 and 6 (4,000 games each), yet
-# 52.8% against NTest depth 18 at 200 ms a move where these weights had
-# 54.2% on the same 200 openings: not added.
+# fourth set added 1.1 points at depths 2, 4 and 6 (4,000 games each) to
+# an evaluation with the mover's mobility alone, yet 52.8% against NTest
+# depth 18 at 200 ms a move where the three sets had 54.2% on the same 200
+# openings; it came in with the opponent's and potential mobility terms
+# (src/search/pattern.rs, SCALARS), which this script's labels predate.
 #   scripts/train-eval.sh [path/to/games.txt.xz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-../shared/data/wthor/games.txt.xz}"
 cargo build --release --quiet
-# The third set's openings are read from the games as a plain file.
-if [ ! -f target/selfplay3.bin ] && [ ! -f target/wthor.txt ]; then
+# The third and fourth sets' openings are read from the games as a plain file.
+if { [ ! -f target/selfplay3.bin ] || [ ! -f target/selfplay4.bin ]; } && [ ! -f target/wthor.txt ]; then
     xz -dc "$games" > target/wthor.part && mv target/wthor.part target/wthor.txt
 fi
 # One self-play set: games of the engine of commit $2 (seed $3, $4 games,
@@ -58,9 +63,23 @@ selfplay_set() {
 selfplay_set selfplay.bin 07d43c4 1 77016 random:10 8
 selfplay_set selfplay2.bin fd08ae5 2 77016 random:10 8
 selfplay_set selfplay3.bin 06ddfc9 3 80000 wthor:target/wthor.txt:8-44+1 1
+selfplay_set selfplay4.bin eca5b44 4 60000 wthor:target/wthor.txt:8-44+1 1
 git show 1e899c9:data/eval.bin > target/label-weights.bin
+# The labelling weights have the layout before the opponent's and the
+# potential mobility terms, which this binary cannot read: the last commit
+# of that layout labels the games (its own fit, one epoch, is thrown away).
+if [ ! -f target/labels4.bin ]; then
+    rm -rf target/label-engine
+    git worktree add --force --detach target/label-engine 1357425
+    (cd target/label-engine && cargo build --release --quiet)
+    xz -dc "$games" | target/label-engine/target/release/reversi train --solve-empties 18 \
+        --epochs 1 --cache target/samples.bin --label-depth 4 --labels target/labels4.bin \
+        --label-weights target/label-weights.bin --out target/label-engine-fit.bin
+    git worktree remove --force target/label-engine
+fi
 xz -dc "$games" | ./target/release/reversi train --solve-empties 18 --epochs 6 --rate 1.0 \
     --cache target/samples.bin --selfplay target/selfplay.bin \
     --selfplay target/selfplay2.bin --selfplay target/selfplay3.bin \
+    --selfplay target/selfplay4.bin \
     --selfplay-target outcome --label-depth 4 --labels target/labels4.bin \
     --label-weights target/label-weights.bin --out data/eval.bin

@@ -453,7 +453,7 @@ impl<'a> Solver<'a> {
         }
         // A ply from the leaves, each move's evaluation is this position's
         // regions updated by the move (counted as a node, as before).
-        let leaves = (depth == 1).then(|| (self.eval.state(p, o), (!(p | o)).count_ones() - 1));
+        let leaves = (depth == 1).then(|| self.eval.state(p, o));
         let mut best = -i32::MAX;
         for class in PRIORITY {
             let mut m = moves & class;
@@ -462,13 +462,13 @@ impl<'a> Solver<'a> {
                 m &= m - 1;
                 let flips = Bitboard::flips_for(p, o, sq);
                 let score = match &leaves {
-                    Some((base, empties)) => {
+                    Some(base) => {
                         self.nodes += 1;
                         let (np, no) = after(p, o, sq, flips);
                         let replies = Bitboard::moves_for(np, no);
                         -self
                             .eval
-                            .value(&self.eval.after_move(base, sq, flips), replies, *empties)
+                            .value(&self.eval.after_move(base, sq, flips), np, no, replies)
                     }
                     None => {
                         let (np, no) = after(p, o, sq, flips);
@@ -502,7 +502,7 @@ impl<'a> Solver<'a> {
                 // The child's replies serve its evaluation and its cost.
                 let child_moves = Bitboard::moves_for(np, no);
                 let child = self.eval.after_move(base, sq as usize, flips);
-                let eval = self.eval.value(&child, child_moves, empties - 1);
+                let eval = self.eval.value(&child, np, no, child_moves);
                 replies_cost(np, no, child_moves, sq as usize, odd) + eval_cost(eval, 0)
             } else {
                 move_cost(np, no, sq as usize, odd)
