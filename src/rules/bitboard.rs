@@ -146,6 +146,19 @@ impl Bitboard {
         flipped.iter().fold(0, |acc, f| acc | f)
     }
 
+    /// The squares next to (in any of the eight directions) a square of
+    /// `set`, excluding `set` itself; [`Board::neighbours`] without a
+    /// board, for the pattern evaluation's potential mobility.
+    #[inline]
+    pub fn neighbours_of(set: u64) -> u64 {
+        let not_a = 0xFEFE_FEFE_FEFE_FEFEu64; // squares not on column a
+        let not_h = 0x7F7F_7F7F_7F7F_7F7Fu64; // squares not on column h
+        let east = (set << 1) & not_a;
+        let west = (set >> 1) & not_h;
+        let row = set | east | west;
+        (row | (row << 8) | (row >> 8)) & !set
+    }
+
     /// Legal moves of `player` against `opponent`: for each of the four
     /// line directions (one lane each), the squares that end a line of
     /// opponent discs starting at a player disc, on either side.
@@ -230,12 +243,7 @@ impl Board for Bitboard {
     }
     #[inline]
     fn neighbours(&self, set: u64) -> u64 {
-        let not_a = 0xFEFE_FEFE_FEFE_FEFEu64; // squares not on column a
-        let not_h = 0x7F7F_7F7F_7F7F_7F7Fu64; // squares not on column h
-        let east = (set << 1) & not_a;
-        let west = (set >> 1) & not_h;
-        let row = set | east | west;
-        (row | (row << 8) | (row >> 8)) & !set
+        Bitboard::neighbours_of(set)
     }
     #[inline]
     fn empties(&self) -> u64 {

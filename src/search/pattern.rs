@@ -317,7 +317,7 @@ pub struct Layout {
     /// counts, and last the phase's constant term.
     pub per_phase: usize,
     /// Where the scalar terms' weights start (the mover's mobility first).
-    mobility: usize,
+    scalars_at: usize,
     /// For each region, the base-3 value (digits in its shape's square
     /// order) of each pattern of its squares' bits as read off the board:
     /// the board is read once per region, with no symmetry applied.
@@ -402,7 +402,7 @@ impl Layout {
         Layout {
             regions,
             per_phase: offset + SCALAR_WEIGHTS + 1,
-            mobility: offset,
+            scalars_at: offset,
             ternary,
             canon,
             place,
@@ -449,10 +449,16 @@ impl Layout {
                 Bitboard::moves_for(opponent, player).count_ones(),
                 MOBILITY_SLOTS,
             ),
-            ((neighbours(opponent) & empty).count_ones(), POTENTIAL_SLOTS),
-            ((neighbours(player) & empty).count_ones(), POTENTIAL_SLOTS),
+            (
+                (Bitboard::neighbours_of(opponent) & empty).count_ones(),
+                POTENTIAL_SLOTS,
+            ),
+            (
+                (Bitboard::neighbours_of(player) & empty).count_ones(),
+                POTENTIAL_SLOTS,
+            ),
         ];
-        let mut at = self.mobility;
+        let mut at = self.scalars_at;
         counts.map(|(count, slots)| {
             let index = at + (count as usize).min(slots - 1);
             at += slots;
@@ -473,17 +479,6 @@ impl Layout {
         }
         digits
     }
-}
-
-/// The squares next to any of `discs` (in the eight directions).
-#[inline]
-fn neighbours(discs: u64) -> u64 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let west = (discs >> 1) & NOT_H;
-    let east = (discs << 1) & NOT_A;
-    let row = discs | west | east;
-    (row << 8) | (row >> 8) | west | east
 }
 
 /// For each configuration of a shape of `squares` squares (base-3 index),
@@ -744,8 +739,9 @@ pub fn probcut_band(empties: u32) -> usize {
 /// asks for, where both sides take about the same shares of time), 2,000
 /// games of `random:8`, seed 61, scored 51.1% where these weights with the
 /// previous table (measured on a tenth of the positions, partly before
-/// the late move reductions) scored 48.4%; the previous evaluation scored 49.4% with its
-/// old table and 49.0% with one measured the same way for it.
+/// the late move reductions) scored 48.4%; the previous evaluation scored
+/// 49.4% with its old table and 49.0% with one measured the same way for
+/// it.
 ///
 /// Deeper searches take the deepest row of their parity. Measured to 16
 /// plies (`--max-depth 16`, 24 minutes, earlier weights), the deviations
@@ -827,7 +823,7 @@ mod tests {
                     })
                     .count()
             };
-            let at = l.mobility;
+            let at = l.scalars_at;
             assert_eq!(got[REGIONS] as usize, at + moves(p, o).min(31));
             assert_eq!(got[REGIONS + 1] as usize, at + 32 + moves(o, p).min(31));
             assert_eq!(got[REGIONS + 2] as usize, at + 64 + next_to(o).min(39));
