@@ -374,6 +374,33 @@ fn moves_the_table_proves_lost_are_ranked_by_what_they_lose() {
 }
 
 #[test]
+fn a_solved_loss_is_reported_as_proven_with_every_move_it_ranks() {
+    // The position above solved to the end: every move loses, so the
+    // search ranks them by their discs (hope) and then reports the
+    // proven scores. It used to report the loss by 2 as an evaluation of
+    // -2.00, which the protocols showed as a guess (found by CI's random
+    // endgames: a 2-empty loss by 4 came out as -400).
+    let board: Bitboard =
+        Problem::parse("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X")
+            .unwrap()
+            .unwrap()
+            .position
+            .board_as();
+    let tt = TranspositionTable::new(16);
+    let unlimited = Limits::unlimited();
+    let it = Search::new(8, &tt, PatternEval::builtin(), &unlimited).run(&board, |_| {});
+    assert!(it.exact, "{it:?}");
+    assert_eq!(proven_discs(it.score), Some(-2), "{it:?}");
+    assert_eq!(Square::from_index(it.best, 8).to_string(), "g2", "{it:?}");
+    let (g2, rest) = it.root_scores.split_first().unwrap();
+    assert_eq!(proven_discs(g2.1), Some(-2), "{it:?}");
+    for &(sq, score) in rest {
+        // Bounds: each failed low against the best.
+        assert!(proven_discs(score).is_some_and(|d| d <= -2), "{sq}: {it:?}");
+    }
+}
+
+#[test]
 fn a_depth_limit_allows_an_exact_solve_only_a_few_empties_beyond_it() {
     // FFO #1 has 14 empties: out of reach of depth 9 (9 + 4 < 14), within
     // reach of depth 10 (10 + 4). The first answers at its depth with a

@@ -11,7 +11,7 @@ use super::endgame::{
 };
 use super::eval::Evaluator;
 use super::limits::Limits;
-use super::score::{DISC, INFINITY, WIN, forced_finish, proven_discs};
+use super::score::{DISC, INFINITY, WIN, forced_finish, proven_discs, to_table};
 use crate::rules::SquareSet;
 use std::time::{Duration, Instant};
 
@@ -205,14 +205,18 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
                 }
                 break;
             };
+            let exact = depth >= empties;
             last = Iteration {
                 depth,
                 best: roots[0].sq,
-                score,
-                exact: depth >= empties,
+                score: self.reported(score, exact),
+                exact,
                 nodes: self.nodes,
                 elapsed: start.elapsed(),
-                root_scores: roots.iter().map(|r| (r.sq, r.score)).collect(),
+                root_scores: roots
+                    .iter()
+                    .map(|r| (r.sq, self.reported(r.score, exact)))
+                    .collect(),
             };
             report(&last);
             self.hope_if_lost(score);
@@ -341,6 +345,19 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
     pub(super) fn hope_if_lost(&mut self, score: i32) {
         if B::HAS_SOLVER && forced_finish(score) && score < 0 {
             self.hope = true;
+        }
+    }
+
+    /// A score as an iteration reports it. With [`Search::hope`] on, a lost
+    /// game scores its discs on the evaluation's scale; an exact
+    /// iteration's losses are proven, so they are reported as finished
+    /// games again (without this, a solved loss by 4 came out as an
+    /// evaluation of -4.00 that nothing could tell from a guess).
+    pub(super) fn reported(&self, score: i32, exact: bool) -> i32 {
+        if self.hope && exact && score < 0 && !forced_finish(score) {
+            to_table(score / DISC)
+        } else {
+            score
         }
     }
 

@@ -208,6 +208,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
                 return;
             };
             let exact = depth_now >= empties;
+            let score = self.reported(score, exact);
             let mut deepest = finished.lock().expect("no helper panics");
             if deepest.is_none_or(|(d, ..)| d < depth_now) {
                 *deepest = Some((depth_now, roots[0].sq, score, exact));
