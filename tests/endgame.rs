@@ -9,11 +9,11 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reversi::players::{Player, Strong};
 use reversi::rules::obf::Problem;
-use reversi::rules::{Bitboard, Board, Position, Square, SquareSet, WideBoard};
+use reversi::rules::{Bitboard, Board, Position, Square, SquareSet, WideBoard, parse_square};
 use reversi::search::pattern::PatternEval;
 use reversi::search::{
-    Endgame, Evaluator, INFINITY, Limits, SELECTIVE_LEVELS, Search, Solver, StopToken,
-    TranspositionTable, proven_discs,
+    Bound, Endgame, Evaluator, INFINITY, Limits, SELECTIVE_LEVELS, Search, Solver, StopToken,
+    TranspositionTable, proven_discs, to_table,
 };
 use reversi::tools::solve::{ObfSolver, read_problems};
 use std::time::{Duration, Instant};
@@ -398,6 +398,48 @@ fn a_solved_loss_is_reported_as_proven_with_every_move_it_ranks() {
         // Bounds: each failed low against the best.
         assert!(proven_discs(score).is_some_and(|d| d <= -2), "{sq}: {it:?}");
     }
+}
+
+#[test]
+fn a_root_the_table_proves_lost_ranks_its_moves_by_discs_from_the_start() {
+    // 23 empties, White to move and lost whatever it plays: c8 loses by
+    // 8, a7 and h6 by 10, g6 and h5 by 16, g7 by 18, b8 by 28, h2 by 34
+    // and b7 by 44. The table holds what a win/loss/draw solve of the move
+    // before leaves: the root and the moves the middle game liked proven
+    // lost, the others not. Without hope from the first iteration, every
+    // proven loss ranked below the unproven moves: played twice in one
+    // daemon at 200 ms a move, a7 the first time and h2 the second.
+    let board: Bitboard =
+        Problem::parse("--O-----O-OOOO--OOOOO-XXOXOOOOXXOXXOOOX-OXXXXX----XXXO-----XXX-- O")
+            .unwrap()
+            .unwrap()
+            .position
+            .board_as();
+    let loss = |name: &str| match name {
+        "c8" => 8,
+        "a7" | "h6" => 10,
+        "g6" | "h5" => 16,
+        "g7" => 18,
+        "b8" => 28,
+        "h2" => 34,
+        "b7" => 44,
+        _ => panic!("{name} is not a legal move"),
+    };
+    let tt = TranspositionTable::new(16);
+    let unlimited = Limits::unlimited();
+    let mut solver = Solver::new(&tt, &unlimited);
+    for name in ["c8", "a7", "h6"] {
+        let sq = parse_square(name, 8).unwrap().index(8);
+        assert!(solver.solve(&board.play(sq), -1, 1) >= 1, "{name}");
+    }
+    tt.store(board.hash_key(), 23, to_table(-1), Bound::Upper, None);
+    let limits = Limits {
+        depth: Some(12),
+        ..Limits::unlimited()
+    };
+    let it = Search::new(8, &tt, PatternEval::builtin(), &limits).run(&board, |_| {});
+    let best = Square::from_index(it.best, 8).to_string();
+    assert!(loss(&best) <= 10, "{best} loses by {}: {it:?}", loss(&best));
 }
 
 #[test]

@@ -223,7 +223,8 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// Whether the middle-game search ranks the root side's losses by
     /// discs alone, as Edax's search ranks every line: set once every
     /// root move is proven lost ([`Search::hope_if_lost`],
-    /// [`Search::aspirate`]). A game the root side loses then scores its
+    /// [`Search::aspirate`]), or from the start when the table proves the
+    /// root lost ([`Search::hope_if_table_proves_lost`]). A game the root side loses then scores its
     /// disc difference without [`WIN`], and the table's bounds that prove
     /// such a loss do not cut. Without it, where the table holds the
     /// proofs (the solve of an earlier move), the moves tie at "lost" and

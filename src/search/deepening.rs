@@ -166,6 +166,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
         };
         let mut plan = Schedule::new(self.limits, empties, self.all_exact);
         self.hope = false;
+        self.hope_if_table_proves_lost(board);
         loop {
             let iteration_start = Instant::now();
             let depth = plan.depth;
@@ -358,6 +359,20 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             to_table(score / DISC)
         } else {
             score
+        }
+    }
+
+    /// Turns on [`Search::hope`] from the first iteration when the table
+    /// already proves the root lost (the win/loss/draw solve of the move
+    /// before, or of this position by an earlier command). Without it the
+    /// table's proofs only bound the moves they cover: a proven loss by 10
+    /// ranked below every move not yet proven, whatever its evaluation,
+    /// and a daemon asked twice for the same 23-empty position at 200 ms a
+    /// move played the loss by 34 the second time (the loss by 10 the
+    /// first).
+    pub(super) fn hope_if_table_proves_lost(&mut self, board: &B) {
+        if let Some(upper) = self.tt.probe(board.hash_key()).and_then(|hit| hit.upper) {
+            self.hope_if_lost(upper);
         }
     }
 

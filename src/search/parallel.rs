@@ -184,6 +184,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
         pool: &Pool,
     ) {
         let start = Instant::now();
+        self.hope_if_table_proves_lost(board);
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
         let max_depth = self.limits.depth.unwrap_or(u32::MAX);
