@@ -40,7 +40,9 @@
 //! fixed depth and not at 200 ms a move (`scripts/train-eval.sh`).
 //! Neither more of the same nor fresher labels helped these weights
 //! (stop 74; ours at 20 ms a move against NTest at depth 14, 2,000 games
-//! of `random:8`, seed 61, where these scored 51.1%): a fifth set of the
+//! of `random:8`, seed 61, where these scored 51.1% and, run again,
+//! 49.7%: runs differ by more than their games' spread, so a candidate is
+//! best played beside its baseline in the same run): a fifth set of the
 //! turned kind (60,000 games by the engine of commit dd157f5) scored
 //! 49.2%; the tournament positions labelled by a 4-ply search with these
 //! weights in place of 1e899c9's, 49.7%, and 51.1% with the fifth set.
