@@ -23,6 +23,11 @@ fn ffo(name: &str) -> Vec<Problem> {
     read_problems(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The 8x8 position of one OBF line.
+fn obf_board(line: &str) -> Bitboard {
+    Problem::parse(line).unwrap().unwrap().position.board_as()
+}
+
 /// Plain negamax to the end of the game, no pruning.
 fn minimax<B: Board>(b: &B) -> i32 {
     let moves = b.moves();
@@ -351,12 +356,7 @@ fn moves_the_table_proves_lost_are_ranked_by_what_they_lose() {
     // table played b7: its evaluation of -14 ranked above every move whose
     // bound said only "lost", g2 among them. In play, at 300 ms a move, 3
     // replies of 12 were b7 or h3.
-    let board: Bitboard =
-        Problem::parse("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X")
-            .unwrap()
-            .unwrap()
-            .position
-            .board_as();
+    let board = obf_board("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X");
     let tt = TranspositionTable::new(16);
     let unlimited = Limits::unlimited();
     let mut solver = Solver::new(&tt, &unlimited);
@@ -380,12 +380,7 @@ fn a_solved_loss_is_reported_as_proven_with_every_move_it_ranks() {
     // proven scores. It used to report the loss by 2 as an evaluation of
     // -2.00, which the protocols showed as a guess (found by CI's random
     // endgames: a 2-empty loss by 4 came out as -400).
-    let board: Bitboard =
-        Problem::parse("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X")
-            .unwrap()
-            .unwrap()
-            .position
-            .board_as();
+    let board = obf_board("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X");
     let tt = TranspositionTable::new(16);
     let unlimited = Limits::unlimited();
     let it = Search::new(8, &tt, PatternEval::builtin(), &unlimited).run(&board, |_| {});
@@ -409,12 +404,7 @@ fn a_root_the_table_proves_lost_ranks_its_moves_by_discs_from_the_start() {
     // lost, the others not. Without hope from the first iteration, every
     // proven loss ranked below the unproven moves: played twice in one
     // daemon at 200 ms a move, a7 the first time and h2 the second.
-    let board: Bitboard =
-        Problem::parse("--O-----O-OOOO--OOOOO-XXOXOOOOXXOXXOOOX-OXXXXX----XXXO-----XXX-- O")
-            .unwrap()
-            .unwrap()
-            .position
-            .board_as();
+    let board = obf_board("--O-----O-OOOO--OOOOO-XXOXOOOOXXOXXOOOX-OXXXXX----XXXO-----XXX-- O");
     let loss = |name: &str| match name {
         "c8" => 8,
         "a7" | "h6" => 10,

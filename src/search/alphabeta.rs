@@ -224,12 +224,13 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// discs alone, as Edax's search ranks every line: set once every
     /// root move is proven lost ([`Search::hope_if_lost`],
     /// [`Search::aspirate`]), or from the start when the table proves the
-    /// root lost ([`Search::hope_if_table_proves_lost`]). A game the root side loses then scores its
-    /// disc difference without [`WIN`], and the table's bounds that prove
-    /// such a loss do not cut. Without it, where the table holds the
-    /// proofs (the solve of an earlier move), the moves tie at "lost" and
-    /// the first in whatever order they were tried is played, or one whose
-    /// proof the table has lost, on its evaluation alone (the test
+    /// root lost ([`Search::hope_if_table_proves_lost`]). A game the root
+    /// side loses then scores its disc difference without [`WIN`], and the
+    /// table's bounds that prove such a loss do not cut. Without it, where
+    /// the table holds the proofs (the solve of an earlier move), the
+    /// moves tie at "lost" and the first in whatever order they were tried
+    /// is played, or one whose proof the table has lost, on its evaluation
+    /// alone (the test
     /// `moves_the_table_proves_lost_are_ranked_by_what_they_lose`). Against
     /// the engine without it, 300 games at 100 ms a move gave 129-37-134
     /// (49.2%); NTest at depth 18 and 200 ms a move scored 49.5% in 200
