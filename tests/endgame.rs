@@ -28,6 +28,10 @@ fn obf_board(line: &str) -> Bitboard {
     Problem::parse(line).unwrap().unwrap().position.board_as()
 }
 
+/// A 24-empty position that Black, to move, loses by 2 whatever it plays
+/// (two tests below say what each of its moves loses).
+const LOST_BY_TWO: &str = "-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X";
+
 /// Plain negamax to the end of the game, no pruning.
 fn minimax<B: Board>(b: &B) -> i32 {
     let moves = b.moves();
@@ -356,7 +360,7 @@ fn moves_the_table_proves_lost_are_ranked_by_what_they_lose() {
     // table played b7: its evaluation of -14 ranked above every move whose
     // bound said only "lost", g2 among them. In play, at 300 ms a move, 3
     // replies of 12 were b7 or h3.
-    let board = obf_board("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X");
+    let board = obf_board(LOST_BY_TWO);
     let tt = TranspositionTable::new(16);
     let unlimited = Limits::unlimited();
     let mut solver = Solver::new(&tt, &unlimited);
@@ -380,7 +384,7 @@ fn a_solved_loss_is_reported_as_proven_with_every_move_it_ranks() {
     // proven scores. It used to report the loss by 2 as an evaluation of
     // -2.00, which the protocols showed as a guess (found by CI's random
     // endgames: a 2-empty loss by 4 came out as -400).
-    let board = obf_board("-OOOOO--O-OXOO--OXXOOXO-OOXOXXOOOXOXXX-OOOXXXXX-O--------------- X");
+    let board = obf_board(LOST_BY_TWO);
     let tt = TranspositionTable::new(16);
     let unlimited = Limits::unlimited();
     let it = Search::new(8, &tt, PatternEval::builtin(), &unlimited).run(&board, |_| {});

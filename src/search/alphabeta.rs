@@ -230,11 +230,10 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// the table holds the proofs (the solve of an earlier move), the
     /// moves tie at "lost" and the first in whatever order they were tried
     /// is played, or one whose proof the table has lost, on its evaluation
-    /// alone (the test
-    /// `moves_the_table_proves_lost_are_ranked_by_what_they_lose`). Against
-    /// the engine without it, 300 games at 100 ms a move gave 129-37-134
-    /// (49.2%); NTest at depth 18 and 200 ms a move scored 49.5% in 200
-    /// games against it (50.8% before).
+    /// alone (the test `moves_the_table_proves_lost_are_ranked_by_what_they_lose`).
+    /// Against the engine without it, 300 games at 100 ms a move gave
+    /// 129-37-134 (49.2%); NTest at depth 18 and 200 ms a move scored 49.5%
+    /// in 200 games against it (50.8% before).
     ///
     /// Turned on whenever the root side is behind (from the 4-ply
     /// iteration), it also ranked a sure loss by 6 above a line the
