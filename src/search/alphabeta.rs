@@ -99,7 +99,11 @@ use std::time::Duration;
 /// those openings 1.4 scored 51.0% where 1.0 had 50.2%. Yet against 1.0
 /// itself 1.8 lost 231-75-294 (44.8% +- 3.7, -37 Elo) in 600 games at
 /// 100 ms a move, with an even disc count (-0.1 a game), and 108-49-143
-/// (44.2% +- 5.1, -41 Elo) in 300 at 200 ms a move.
+/// (44.2% +- 5.1, -41 Elo) in 300 at 200 ms a move. And 1.4 against
+/// NTest at depth 14 and 20 ms a move, 2,000 games of `random:8`, seed
+/// 65, played beside 1.0 as `scripts/judge.sh` plays (stop 77): 48.2%
+/// where 1.0 had 49.4%, -1.1 +- 1.6 points game by game (both 11.9 ms a
+/// move on average; NTest's 26 ms).
 const PROBCUT_T: f64 = 1.0;
 /// The shallowest remaining depth at which a node orders its moves by the
 /// evaluation of the position after each (besides the opponent's replies
@@ -112,6 +116,9 @@ const PROBCUT_T: f64 = 1.0;
 /// worth half a reply, it had saved 14% of the nodes and no time (stop 41:
 /// 49.8% in 300 games); from 4 plies the evaluations cost less than the
 /// nodes they save, and weighed this heavily they decide the order.
+/// From 3 plies again once the evaluation cost 40% fewer instructions
+/// (stop 77): to 18 plies on the 80 positions below, 4.8% fewer nodes and
+/// 0.8% more instructions (callgrind), no gain in time.
 ///
 /// A 1- or 2-ply search after each move in place of its evaluation, from
 /// 8 to 14 plies left (as Edax orders its deepest nodes), saved no nodes:
@@ -144,7 +151,11 @@ const EVAL_ORDER_WEIGHT: i32 = 256;
 /// average, at most 195 ms; NTest's 168-212 ms, at most 5.2 s): 48.8%
 /// in 300 games against 53.7% (stop 69), as if, like ProbCut's
 /// deviations, it were pruning that self-play rewards and a stronger
-/// opponent punishes.
+/// opponent punishes. Reducing only from the fourth move, against NTest
+/// at depth 14 and 20 ms a move (2,000 games of `random:8`, seed 66,
+/// played beside these settings as `scripts/judge.sh` plays; stop 77):
+/// 47.7% where these had 47.1%, +0.5 +- 1.6 points game by game (both
+/// 12.2 ms a move on average): no gain to choose by.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVE: usize = 2;
 /// The shallowest remaining depth at which a node uses the table. A node

@@ -297,6 +297,10 @@ pub const FEATURES: usize = REGIONS + SCALARS;
 /// average, at most 195 ms; NTest's 108 ms, at most 3.9 s, 3 forfeits).
 /// Against the previous evaluation itself at 100 ms a move, 400 games:
 /// 171-57-172 (49.9% +- 4.5): self-play does not see what NTest does.
+/// The same 200 openings played again after the evaluation's reads were
+/// made faster ([`PatternEval::value`]; stop 77): 94-27-79 (53.8% +- 6.4;
+/// ours 121 ms a move on average, at most 197 ms; NTest's 157 ms, at most
+/// 4.5 s, 4 forfeits), as far below 57.0% as runs of one engine spread.
 pub const SCALARS: usize = 4;
 /// Counts of potential mobility with a weight of their own (more count as
 /// the last).
@@ -508,6 +512,16 @@ fn exchanged_indices(squares: u32) -> impl Iterator<Item = u32> {
 /// a second table, its regions' configurations read with the two sides'
 /// discs exchanged: a [`PatternState`] keeps its digits for the same side
 /// whoever is to move, and reads this one when the other side is.
+///
+/// Laid out the other way round, each configuration's weights at every
+/// count and for both sides next to each other (so that a node and its
+/// children, or ProbCut's check and the leaves below it, read one cache
+/// line), the same nodes took 11-13% longer: 80 WTHOR positions (after
+/// plies 24 and 32 of every 50th of the last 2,000 games) searched to 20
+/// plies, both binaries at once and then swapped (stop 77); a line then
+/// holds one configuration of a small shape where it held 32. Huge pages
+/// for these 41 MB (all of it in 2 MB pages, by `madvise`) changed
+/// nothing there either.
 pub struct PatternEval {
     weights: Vec<i16>,
     /// [`Layout::get`], kept at hand: the search reads it at every node.
@@ -629,7 +643,11 @@ impl PatternEval {
             .fold(table[per_phase - 1] as i32, |sum, &i| sum + table[i] as i32);
         // Each region's weight index, computed for all lanes at once, and
         // one bounds check for all of them instead of one a read: the
-        // reads are most of the search's time (stop 76).
+        // reads are most of the search's time (stop 76). Against the
+        // engine reading one region at a time, at 10 s a game: 90-22-88
+        // (50.5% +- 6.5, +3 Elo) in 200 games of `random:4`, seed 77 (both
+        // 310 ms a move on average, at most 1.4 s; stop 77): the 15-19%
+        // speed-up is worth less than such a match can show.
         let mut index = [0u32; LANES];
         for ((i, &d), &o) in index.iter_mut().zip(&state.digits).zip(&layout.offsets) {
             *i = o + u32::from(d);
