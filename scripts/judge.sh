@@ -24,8 +24,6 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 . scripts/build-revision.sh
 build_working_tree_and "$rev"
-# The matches run elsewhere: remove the worktree from the repository.
-trap 'git -C "$repo" worktree remove --force "$base"' EXIT
 cd "$here"
 mkdir -p "$out"
 new="$repo/target/release/reversi"
@@ -46,12 +44,13 @@ python3 - "$out" <<'EOF'
 import math, sys
 def scores(prefix):
     """The first player's score in every game of both shards (it has
-    Black in even games; `black_discs` is Black's disc margin)."""
+    Black in even games; `black_discs` is Black's disc margin, the whole
+    board to the winner of a forfeit)."""
     out = {}
     for shard in (1, 2):
         for line in open(f"{sys.argv[1]}/{prefix}-{shard}.txt"):
             w = line.split()
-            if w[0] == "result":
+            if w[:1] == ["result"]:
                 game, black = int(w[2]), int(w[3])
                 margin = black if game % 2 == 0 else -black
                 out[game] = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
