@@ -155,13 +155,13 @@ const EVAL_ORDER_WEIGHT: i32 = 256;
 /// at depth 14 and 20 ms a move (2,000 games of `random:8`, seed 66,
 /// played beside these settings as `scripts/judge.sh` plays; stop 77):
 /// 47.7% where these had 47.1%, +0.5 +- 1.6 points game by game (both
-/// 12.2 ms a move on average): no gain to choose by. Nor for sparing the
-/// late moves whose ordering value (from 4 plies left, where the
-/// evaluation orders) lies within a disc of the first ordered move's:
-/// 8% more nodes to 18 plies on the 80 WTHOR positions of
-/// `EVAL_ORDER_DEPTH`'s note, and 44.8% where these settings had 44.8%
-/// (+0.1 +- 1.4 points game by game; 2,000 games, seed 78; both 12.2 ms a
-/// move on average; stop 78).
+/// 12.2 ms a move on average): no gain to choose by. Sparing from the
+/// reduction the late moves whose ordering value (from 4 plies left,
+/// where the evaluation orders) lies within a disc of the first ordered
+/// move's took 8% more nodes to 18 plies on the 80 WTHOR positions of
+/// `EVAL_ORDER_DEPTH`'s note, and against NTest in the same judge (seed
+/// 78; stop 78) scored 44.8% where these settings had 44.8%, +0.1 +- 1.4
+/// points game by game (both 12.2 ms a move on average): no gain either.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVE: usize = 2;
 /// The shallowest remaining depth at which a node uses the table. A node
