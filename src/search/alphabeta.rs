@@ -78,7 +78,12 @@ use std::time::Duration;
 /// and NTest at depth 18 and 200 ms a move, on the same 300 openings,
 /// scored 50.5% against it and 49.8% against 1.0 (mean time a move: ours
 /// 124-128 ms, NTest's 182-235 ms). From at most 24 empties: 0.39 discs a
-/// move instead of 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games.
+/// move instead of 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games;
+/// against NTest at depth 14 and 20 ms a move, 1,600 games of
+/// `random:8`, seed 80, played beside 1.0 as `scripts/judge.sh` plays
+/// (stop 80), 46.2% where 1.0 had 46.4%, -0.2 +- 1.5 points game by game
+/// (both 12.0 ms a move on average; NTest's 27 ms), though that run's
+/// binary lost 0.31 discs a move on the 23-26 file against 1.0's 0.46.
 ///
 /// The stake there is small. In 410 of the 450 games of stop 64 against
 /// NTest (depth 18, 200 ms a move), each solved at 24 to 20 empties as
@@ -126,6 +131,11 @@ const PROBCUT_T: f64 = 1.0;
 /// last 2,000 games) searched to 18 plies, the ordering searches
 /// counted, 1 ply from 8, 10, 12 or 14 plies left took 15%, 6%, 4% and
 /// 2% more nodes, and 2 plies 17-32% more (stop 65).
+///
+/// The weights sit at a flat optimum: a disc worth 192, 320 or 384
+/// points instead of 256, or a reply 48 or 80 instead of 64, took within
+/// 2% of the nodes to 18 and 20 plies on those 80 positions (19.41 M and
+/// 37.16 M; 48 for a reply 2.8-3.8% more; stop 80).
 const EVAL_ORDER_DEPTH: i32 = 4;
 const EVAL_ORDER_WEIGHT: i32 = 256;
 /// The shallowest remaining depth at which a node reduces its late moves
@@ -170,6 +180,15 @@ const LMR_FIRST_MOVE: usize = 2;
 /// bucket prefetched while the moves are ordered, the bench's middle-game
 /// positions reach depth 14 about 13% sooner (2.4% more nodes), and 1,200
 /// games at 100 ms a move gave 571-129-500 (53.0% +- 2.7, +21 Elo).
+///
+/// The table is not consulted for the children before they are searched
+/// (the solver does that, enhanced transposition cutoffs): at null-window
+/// nodes from 3 plies left, with the children's keys kept from the
+/// ordering, the 80 WTHOR positions of [`EVAL_ORDER_DEPTH`]'s note took
+/// 19.64 M nodes to 18 plies and 36.66 M to 20, against 19.41 M and
+/// 37.16 M without (from 4 or 6 plies left: within 0.5%), and the bench's
+/// middle-game positions 7% fewer nodes to 22 plies but 7% more to 24 and
+/// about 2% more time (stop 80): no gain.
 const TT_MIN_DEPTH: i32 = 2;
 /// Nodes between two looks at the clock and the stop token on an n x n
 /// board: about every 1,024 nodes on 8x8, more often on larger boards
@@ -720,6 +739,15 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// where the fewest replies lead to the proof soonest) moves are not
     /// evaluated: FFO #59's wipe-out, proved by a 15-ply iteration, took
     /// 10.3 M nodes with them evaluated, 3.8 M without.
+    ///
+    /// A history heuristic (each cutting move's square scored by the
+    /// square of its depth, for each side, and up to 32-200 ordering
+    /// points from it added below 3, 4 or 5 plies left, where the
+    /// evaluation does not order or has just begun to) changed the nodes
+    /// to 18 and 20 plies on the 80 WTHOR positions of
+    /// [`EVAL_ORDER_DEPTH`]'s note by -2.4% to +4.2% (19.41 M and 37.16 M
+    /// without; stop 80): the replies and the square values already order
+    /// these nodes about as well.
     #[expect(
         clippy::too_many_arguments,
         reason = "the caller's moves and state are passed, not computed again"
