@@ -82,8 +82,9 @@ use std::time::Duration;
 /// against NTest at depth 14 and 20 ms a move, 1,600 games of
 /// `random:8`, seed 80, played beside 1.0 as `scripts/judge.sh` plays
 /// (stop 80), 46.2% where 1.0 had 46.4%, -0.2 +- 1.5 points game by game
-/// (both 12.0 ms a move on average; NTest's 27 ms), though that run's
-/// binary lost 0.31 discs a move on the 23-26 file against 1.0's 0.46.
+/// (12.0 and 11.9 ms a move on average; NTest's 27 ms), although on the
+/// 23-26 file at 200 ms a move it lost 0.31 discs a move where 1.0 lost
+/// 0.46 (one run each).
 ///
 /// The stake there is small. In 410 of the 450 games of stop 64 against
 /// NTest (depth 18, 200 ms a move), each solved at 24 to 20 empties as
@@ -132,10 +133,11 @@ const PROBCUT_T: f64 = 1.0;
 /// counted, 1 ply from 8, 10, 12 or 14 plies left took 15%, 6%, 4% and
 /// 2% more nodes, and 2 plies 17-32% more (stop 65).
 ///
-/// The weights sit at a flat optimum: a disc worth 192, 320 or 384
-/// points instead of 256, or a reply 48 or 80 instead of 64, took within
-/// 2% of the nodes to 18 and 20 plies on those 80 positions (19.41 M and
-/// 37.16 M; 48 for a reply 2.8-3.8% more; stop 80).
+/// The weights sit at a flat optimum: to 18 and 20 plies on those 80
+/// positions (19.41 M and 37.16 M nodes), a disc worth 192, 320 or 384
+/// points instead of 256, or a reply worth 80 instead of 64, took within
+/// 2% of the nodes, and a reply worth 48 took 2.8% and 3.8% more (stop
+/// 80).
 const EVAL_ORDER_DEPTH: i32 = 4;
 const EVAL_ORDER_WEIGHT: i32 = 256;
 /// The shallowest remaining depth at which a node reduces its late moves
@@ -181,14 +183,14 @@ const LMR_FIRST_MOVE: usize = 2;
 /// positions reach depth 14 about 13% sooner (2.4% more nodes), and 1,200
 /// games at 100 ms a move gave 571-129-500 (53.0% +- 2.7, +21 Elo).
 ///
-/// The table is not consulted for the children before they are searched
-/// (the solver does that, enhanced transposition cutoffs): at null-window
-/// nodes from 3 plies left, with the children's keys kept from the
-/// ordering, the 80 WTHOR positions of [`EVAL_ORDER_DEPTH`]'s note took
-/// 19.64 M nodes to 18 plies and 36.66 M to 20, against 19.41 M and
-/// 37.16 M without (from 4 or 6 plies left: within 0.5%), and the bench's
-/// middle-game positions 7% fewer nodes to 22 plies but 7% more to 24 and
-/// about 2% more time (stop 80): no gain.
+/// Unlike the solver, the middle game does not look its children up in
+/// the table before searching them (enhanced transposition cutoffs). At
+/// null-window nodes from 3 plies left, with the children's keys kept
+/// from the ordering, the 80 WTHOR positions of [`EVAL_ORDER_DEPTH`]'s
+/// note took 19.64 M nodes to 18 plies and 36.66 M to 20, against
+/// 19.41 M and 37.16 M without (from 4 or 6 plies left: within 0.5%);
+/// the bench's middle-game positions took 7% fewer nodes to 22 plies
+/// (about 2% more time) but 7% more to 24 (stop 80): no gain.
 const TT_MIN_DEPTH: i32 = 2;
 /// Nodes between two looks at the clock and the stop token on an n x n
 /// board: about every 1,024 nodes on 8x8, more often on larger boards
