@@ -282,7 +282,8 @@ enum Command {
         /// Passes of gradient descent over the positions (1 to 1000).
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=1000))]
         epochs: u64,
-        /// Share of the games held out for testing (0 to less than 1).
+        /// Share of the games held out for testing (0 to 1; at 1 only the
+        /// self-play positions train).
         #[arg(long, default_value_t = 0.05, value_parser = share)]
         holdout: f64,
         /// Solver threads (1 to 256).
@@ -322,6 +323,15 @@ enum Command {
         /// the weights the new ones replace.
         #[arg(long, requires = "label_depth")]
         label_weights: Option<String>,
+        /// Start from this weight file and hold every weight near it (see
+        /// --prior-strength): new data refines the weights instead of
+        /// replacing what they were fitted on.
+        #[arg(long)]
+        prior: Option<String>,
+        /// How many times the training positions the prior counts for,
+        /// weight by weight (0 to 1000; 0 only starts from it).
+        #[arg(long, default_value_t = 1.0, requires = "prior", value_parser = strength)]
+        prior_strength: f32,
     },
     /// Plays the engine against itself from varied openings and writes
     /// every position with the label of a deeper search (exact near the
@@ -453,14 +463,19 @@ fn millis(least: u64) -> clap::builder::RangedU64ValueParser {
     clap::value_parser!(u64).range(least..=MAX_TIME.as_millis() as u64)
 }
 
-/// A share: at least 0, below 1.
+/// A share: 0 to 1.
 fn share(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
-        _ => Err(format!(
-            "'{}' is not a share from 0 to below 1",
-            printable(s)
-        )),
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{}' is not a share from 0 to 1", printable(s))),
+    }
+}
+
+/// A prior's strength: 0 to 1000.
+fn strength(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if (0.0..=1000.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{}' is not a number from 0 to 1000", printable(s))),
     }
 }
 
@@ -614,7 +629,21 @@ fn run(command: Command) -> anyhow::Result<()> {
             label_depth,
             labels,
             label_weights,
+            prior,
+            prior_strength,
         } => {
+            let prior = match prior {
+                Some(path) => {
+                    let bytes = std::fs::read(&path).map_err(|source| train::TrainError::File {
+                        path: path.clone(),
+                        source,
+                    })?;
+                    let prior = train::Prior::from_bytes(&bytes, prior_strength)
+                        .map_err(|reason| train::TrainError::Weights { path, reason })?;
+                    Some(prior)
+                }
+                None => None,
+            };
             let cfg = train::TrainConfig {
                 solve_empties,
                 epochs: epochs as usize,
@@ -627,6 +656,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                     file: labels,
                     weights: label_weights,
                 }),
+                prior,
             };
             let mut extra = Vec::new();
             for path in &selfplay {

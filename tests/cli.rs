@@ -149,6 +149,35 @@ fn train_refuses_bad_settings_and_writes_only_where_told() {
     refused(&["train", "--out", out, "--holdout", "2"], "", "share");
     refused(&["train", "--out", out, "--rate", "nan"], "", "above 0");
     refused(
+        &["train", "--out", out, "--prior-strength", "2"],
+        "",
+        "--prior",
+    );
+    refused(
+        &[
+            "train",
+            "--out",
+            out,
+            "--prior",
+            "Cargo.toml",
+            "--prior-strength",
+            "1001",
+        ],
+        "",
+        "from 0 to 1000",
+    );
+    refused(
+        &["train", "--out", out, "--prior", "Cargo.toml"],
+        "f5d6\n",
+        "Cargo.toml: not a pattern weight file",
+    );
+    // Every game held out and no self-play positions: nothing to train on.
+    refused(
+        &["train", "--out", out, "--holdout", "1"],
+        "f5d6\n",
+        "no positions to train on",
+    );
+    refused(
         &["train", "--out", out, "--threads", "0"],
         "",
         "is not in 1..=256",

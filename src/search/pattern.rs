@@ -539,26 +539,8 @@ impl PatternEval {
     /// Reads weights written by [`PatternEval::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, String> {
         let layout = Layout::get();
-        let header = 8 + 12;
-        if bytes.len() < header || &bytes[..8] != MAGIC {
-            return Err("not a pattern weight file".into());
-        }
-        let word = |i: usize| {
-            u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().expect("4 bytes"))
-        };
-        let (phases, per_phase, scale) = (word(0) as usize, word(1) as usize, word(2) as i32);
-        if phases != PHASES || per_phase != layout.per_phase || scale != SCALE {
-            return Err("pattern weight file does not match this build's layout".into());
-        }
-        let body = &bytes[header..];
-        if body.len() != phases * per_phase * 2 {
-            return Err("pattern weight file has the wrong length".into());
-        }
-        let mut weights: Vec<i16> = body
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        // Every configuration gets its own copy of its twins' shared
+        let per_phase = layout.per_phase;
+        let mut weights = PatternEval::stored_weights(bytes)?; // Every configuration gets its own copy of its twins' shared
         // weight, so that the evaluation reads one table, not two.
         for table in weights.chunks_exact_mut(per_phase) {
             for (i, &c) in layout.canon.iter().enumerate() {
@@ -598,6 +580,32 @@ impl PatternEval {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
+    }
+
+    /// The weights of a file as [`PatternEval::to_bytes`] wrote them
+    /// (phase by phase, in 1/SCALE discs), checked against this build's
+    /// layout: a training run starts from them.
+    pub fn stored_weights(bytes: &[u8]) -> Result<Vec<i16>, String> {
+        let layout = Layout::get();
+        let header = 8 + 12;
+        if bytes.len() < header || &bytes[..8] != MAGIC {
+            return Err("not a pattern weight file".into());
+        }
+        let word = |i: usize| {
+            u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().expect("4 bytes"))
+        };
+        let (phases, per_phase, scale) = (word(0) as usize, word(1) as usize, word(2) as i32);
+        if phases != PHASES || per_phase != layout.per_phase || scale != SCALE {
+            return Err("pattern weight file does not match this build's layout".into());
+        }
+        let body = &bytes[header..];
+        if body.len() != phases * per_phase * 2 {
+            return Err("pattern weight file has the wrong length".into());
+        }
+        Ok(body
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
     }
 
     /// The weights compiled into the binary.
