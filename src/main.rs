@@ -632,18 +632,9 @@ fn run(command: Command) -> anyhow::Result<()> {
             prior,
             prior_strength,
         } => {
-            let prior = match prior {
-                Some(path) => {
-                    let bytes = std::fs::read(&path).map_err(|source| train::TrainError::File {
-                        path: path.clone(),
-                        source,
-                    })?;
-                    let prior = train::Prior::from_bytes(&bytes, prior_strength)
-                        .map_err(|reason| train::TrainError::Weights { path, reason })?;
-                    Some(prior)
-                }
-                None => None,
-            };
+            let prior = prior
+                .map(|path| train::Prior::read(&path, prior_strength))
+                .transpose()?;
             let cfg = train::TrainConfig {
                 solve_empties,
                 epochs: epochs as usize,

@@ -540,7 +540,8 @@ impl PatternEval {
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, String> {
         let layout = Layout::get();
         let per_phase = layout.per_phase;
-        let mut weights = PatternEval::stored_weights(bytes)?; // Every configuration gets its own copy of its twins' shared
+        let mut weights = PatternEval::stored_weights(bytes)?;
+        // Every configuration gets its own copy of its twins' shared
         // weight, so that the evaluation reads one table, not two.
         for table in weights.chunks_exact_mut(per_phase) {
             for (i, &c) in layout.canon.iter().enumerate() {

@@ -79,9 +79,13 @@ pub struct TrainConfig {
 /// position touches a weight with share `p` of its value, the weight
 /// also takes `strength * p * p * (w - prior)` of gradient, as if the old
 /// data held `strength` times as many positions like the new ones, all
-/// fitted at the prior. So a data set too long to make again in one
-/// session (scripts/train-eval.sh's four self-play sets take about 3
-/// hours) is added to by one fresh set.
+/// fitted at the prior, weight by weight. A position's value sums dozens
+/// of weights, and the pull holds each alone, so it resists a change of
+/// that whole sum far less than so many copies would: refitted with a
+/// strength of 4 on the lone position of the unit test below, a value of
+/// +10 went to -9.25 of a target of -10, 96% of the way (stop 81). So a data set too long to make again in one session
+/// (scripts/train-eval.sh's four self-play sets take about 3 hours) is
+/// added to by one fresh set.
 #[derive(Clone, Debug)]
 pub struct Prior {
     /// The weights in discs, laid out as [`fit`] returns them.
@@ -91,6 +95,18 @@ pub struct Prior {
 }
 
 impl Prior {
+    /// The prior of the weight file at `path`.
+    pub fn read(path: &str, strength: f32) -> Result<Prior, TrainError> {
+        let bytes = std::fs::read(path).map_err(|source| TrainError::File {
+            path: path.to_string(),
+            source,
+        })?;
+        Prior::from_bytes(&bytes, strength).map_err(|reason| TrainError::Weights {
+            path: path.to_string(),
+            reason,
+        })
+    }
+
     /// The prior of a weight file as [`PatternEval::to_bytes`] writes it.
     pub fn from_bytes(bytes: &[u8], strength: f32) -> Result<Prior, String> {
         let stored = PatternEval::stored_weights(bytes)?;
@@ -686,18 +702,23 @@ mod tests {
         assert!(parse_game("# comment").is_none());
     }
 
-    #[test]
-    fn a_position_trains_the_two_phases_it_lies_between_in_proportion() {
-        // Positions with 20 empties (discs on the first 44 squares,
-        // alternating by pairs): 3/8 of the way from the middle of the
-        // 20-23 phase to that of the 16-19 one.
+    /// A position with 20 empties (discs on the first 44 squares,
+    /// alternating by pairs) valued at `target`.
+    fn twenty_empties(target: i8) -> Sample {
         let discs = (1u64 << 44) - 1;
         let player = discs & 0x3333_3333_3333_3333;
-        let sample = Sample {
+        Sample {
             player,
             opponent: discs & !player,
-            target: 10,
-        };
+            target,
+        }
+    }
+
+    #[test]
+    fn a_position_trains_the_two_phases_it_lies_between_in_proportion() {
+        // 3/8 of the way from the middle of the 20-23 phase to that of the
+        // 16-19 one.
+        let sample = twenty_empties(10);
         let near = phase(23);
         assert_eq!(phase_mix(sample.empties()), (near, 0.375));
         let layout = Layout::get();
@@ -735,16 +756,10 @@ mod tests {
         // all the way; pulled, it stops between, nearer the prior the
         // stronger the pull; weights the new position does not touch keep
         // the prior's values exactly.
-        let discs = (1u64 << 44) - 1;
-        let player = discs & 0x3333_3333_3333_3333;
-        let at = |target| Sample {
-            player,
-            opponent: discs & !player,
-            target,
-        };
+        let at = twenty_empties;
         let layout = Layout::get();
         let mut features = [0u32; FEATURES];
-        layout.features(player, discs & !player, &mut features);
+        layout.features(at(0).player, at(0).opponent, &mut features);
         let value = |w: &[f32]| predict(w, layout, at(0).empties(), &features);
         let cfg = TrainConfig {
             solve_empties: 18,
