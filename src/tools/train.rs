@@ -714,6 +714,21 @@ mod tests {
         }
     }
 
+    /// A fit of `epochs` passes on one thread over every position (none
+    /// held out), with no labelling search and no prior.
+    fn one_thread_fit(epochs: usize) -> TrainConfig {
+        TrainConfig {
+            solve_empties: 18,
+            epochs,
+            holdout: 0.0,
+            threads: 1,
+            seed: 1,
+            rate: 1.0,
+            label: None,
+            prior: None,
+        }
+    }
+
     #[test]
     fn a_position_trains_the_two_phases_it_lies_between_in_proportion() {
         // 3/8 of the way from the middle of the 20-23 phase to that of the
@@ -723,16 +738,7 @@ mod tests {
         assert_eq!(phase_mix(sample.empties()), (near, 0.375));
         let layout = Layout::get();
         let constant = |w: &[f32], ph: usize| w[(ph + 1) * layout.per_phase - 1];
-        let cfg = TrainConfig {
-            solve_empties: 18,
-            epochs: 20,
-            holdout: 0.0,
-            threads: 1,
-            seed: 1,
-            rate: 1.0,
-            label: None,
-            prior: None,
-        };
+        let cfg = one_thread_fit(20);
         let weights = fit(&[sample; 8], &cfg, |_, _| {});
         let (a, b) = (constant(&weights, near), constant(&weights, near + 1));
         assert!(a > b && b > 0.0, "{a} {b}");
@@ -761,16 +767,7 @@ mod tests {
         let mut features = [0u32; FEATURES];
         layout.features(at(0).player, at(0).opponent, &mut features);
         let value = |w: &[f32]| predict(w, layout, at(0).empties(), &features);
-        let cfg = TrainConfig {
-            solve_empties: 18,
-            epochs: 40,
-            holdout: 0.0,
-            threads: 1,
-            seed: 1,
-            rate: 1.0,
-            label: None,
-            prior: None,
-        };
+        let cfg = one_thread_fit(40);
         let first = fit(&[at(10); 8], &cfg, |_, _| {});
         assert!((value(&first) - 10.0).abs() < 0.5);
         // Through the weight file, as `reversi train --prior` reads it.
