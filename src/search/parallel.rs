@@ -58,6 +58,12 @@
 //! 0.243-0.249 s (1.71x on average; 1.56x on a busier day); with the
 //! helper in step with the main thread it was 1.0x. FFO #40-#59 solves in
 //! 1.80x and 1.88x less time (two runs; see `endgame/split.rs`).
+//! Against NTest at depth 18 and 200 ms a move (the first 50 openings of
+//! `random:4`, seed 341, each with both colours; stop 84), 2 threads
+//! scored 52-8-40 (56.0% +- 9.3; ours 120 ms a move on average, at most
+//! 195 ms; NTest's 134 ms, 2 forfeits) where 1 thread had scored 60.5% on
+//! the same openings: no gain that 100 games can show, although the
+//! second core is idle while NTest waits for its turn.
 
 use super::Iteration;
 use super::alphabeta::Search;
