@@ -524,9 +524,10 @@ fn exchanged_indices(squares: u32) -> impl Iterator<Item = u32> {
 /// nothing there either. One table for both sides (20 MB: the state then
 /// also carries the occupied squares' digits, and the other side's
 /// digits are computed as three times those less its own) made the same
-/// nodes slower, not faster: on those 80 positions at 20 plies, 3.10-3.18
-/// CPU seconds against 2.97-3.06, both binaries at once and then swapped,
-/// twice (stop 84). The reads miss the smaller cache either way.
+/// nodes slower, not faster: on those 80 positions at 20 plies (`set
+/// depth 20`, `genmove` after `clear_board` and `setup`), 3.10-3.18 CPU
+/// seconds against 2.97-3.06, both binaries at once and then swapped,
+/// twice (stop 84).
 pub struct PatternEval {
     weights: Vec<i16>,
     /// [`Layout::get`], kept at hand: the search reads it at every node.
