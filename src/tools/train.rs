@@ -83,9 +83,27 @@ pub struct TrainConfig {
 /// of weights, and the pull holds each alone, so it resists a change of
 /// that whole sum far less than so many copies would: refitted with a
 /// strength of 4 on the lone position of the unit test below, a value of
-/// +10 went to -9.25 of a target of -10, 96% of the way (stop 81). So a data set too long to make again in one session
-/// (scripts/train-eval.sh's four self-play sets take about 3 hours) is
-/// added to by one fresh set.
+/// +10 went to -9.25 of a target of -10, 96% of the way (stop 81). So a
+/// data set too long to make again in one session (scripts/train-eval.sh's
+/// four self-play sets take about 3 hours) is added to by one fresh set.
+///
+/// Tried once (stop 85), and not kept: 60,000 games of the engine of
+/// commit 40b4393 (`reversi selfplay --games 60000 --openings
+/// wthor:wthor.txt:8-44+1 --move-depth 8 --label-depth 1 --exact-empties
+/// 18 --seed 6`, 20 minutes on 2 cores), fitted with `--prior
+/// data/eval.bin --prior-strength 4 --rate 0.2 --epochs 4 --holdout 1
+/// --selfplay-target outcome` on the last 4,000 WTHOR games (held out from
+/// data/eval.bin's own fit too), made the held-out error against those
+/// games' solved scores 0.01-0.09 discs worse at 20-43 empties (40-43:
+/// 20.88 to 20.97) and 0.25 worse at 52-55. Worse still in the opening,
+/// its searches agreed less with one another: measured as
+/// src/search/pattern.rs's `PROBCUT_ERROR` is (`reversi probcut --games
+/// 4000 --per-game 2 --max-depth 10` on the last 20,000 games), at 50 or
+/// more empties 10 plies against 4 deviated by 2.24 discs where the
+/// committed weights' did by 1.68 (1 ply against the evaluation: 4.38
+/// against 2.96), the other bands within about 0.1; likely the outcome
+/// targets, without the tournament games' 4-ply labels beside them, pulled
+/// the opening phases towards noise. No match was spent on it.
 #[derive(Clone, Debug)]
 pub struct Prior {
     /// The weights in discs, laid out as [`fit`] returns them.
