@@ -90,12 +90,15 @@ pub struct TrainConfig {
 /// Tried once (stop 85), and not kept: 60,000 games of the engine of
 /// commit 40b4393 (`reversi selfplay --games 60000 --openings
 /// wthor:wthor.txt:8-44+1 --move-depth 8 --label-depth 1 --exact-empties
-/// 18 --seed 6`, 20 minutes on 2 cores), fitted with `--prior
+/// 18 --seed 6`, wthor.txt the WTHOR games unpacked as
+/// scripts/train-eval.sh unpacks them; 20 minutes on 2 cores), merged by
+/// `selfplay-merge` and fitted with `--selfplay <that file> --prior
 /// data/eval.bin --prior-strength 4 --rate 0.2 --epochs 4 --holdout 1
-/// --selfplay-target outcome` on the last 4,000 WTHOR games (held out from
-/// data/eval.bin's own fit too), made the held-out error against those
-/// games' solved scores 0.01-0.09 discs worse at 20-43 empties (40-43:
-/// 20.88 to 20.97) and 0.25 worse at 52-55. Worse still in the opening,
+/// --selfplay-target outcome` on the last 4,000 WTHOR games as input
+/// (held out from data/eval.bin's own fit too), made the held-out error
+/// against those games' solved scores 0.01-0.09 discs worse at 20-43
+/// empties (40-43: 20.88 to 20.97) and 0.25 worse at 52-55. Worse still
+/// in the opening,
 /// its searches agreed less with one another: measured as
 /// src/search/pattern.rs's `PROBCUT_ERROR` is (`reversi probcut --games
 /// 4000 --per-game 2 --max-depth 10` on the last 20,000 games), at 50 or
