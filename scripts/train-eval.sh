@@ -72,14 +72,18 @@ if [ ! -f target/labels4.bin ]; then
     rm -rf target/label-engine
     git worktree add --force --detach target/label-engine 1357425
     (cd target/label-engine && cargo build --release --quiet)
-    xz -dc "$games" | target/label-engine/target/release/reversi train --solve-empties 18 \
+    target/label-engine/target/release/reversi train --solve-empties 18 \
         --epochs 1 --cache target/samples.bin --label-depth 4 --labels target/labels4.bin \
-        --label-weights target/label-weights.bin --out target/label-engine-fit.bin
+        --label-weights target/label-weights.bin --out target/label-engine-fit.bin \
+        < <(xz -dc "$games")
     git worktree remove --force target/label-engine
 fi
-xz -dc "$games" | ./target/release/reversi train --solve-empties 18 --epochs 6 --rate 1.0 \
+# The games come by process substitution, not a pipe: with the solved
+# positions cached, train does not read them, and the unpacker's broken
+# pipe would fail the run under pipefail once the weights are written.
+./target/release/reversi train --solve-empties 18 --epochs 6 --rate 1.0 \
     --cache target/samples.bin --selfplay target/selfplay.bin \
     --selfplay target/selfplay2.bin --selfplay target/selfplay3.bin \
     --selfplay target/selfplay4.bin \
     --selfplay-target outcome --label-depth 4 --labels target/labels4.bin \
-    --label-weights target/label-weights.bin --out data/eval.bin
+    --label-weights target/label-weights.bin --out data/eval.bin < <(xz -dc "$games")
