@@ -61,10 +61,12 @@
 //! and 20 ms a move, 1,000 games of `random:8`, seed 88, played beside
 //! these weights as `scripts/judge.sh` plays, they scored 47.2% where
 //! these had 50.7%: -3.5 +- 2.0 points game by game (both 11.6 ms a move
-//! on average, at most 26 and 30 ms; NTest's 18 ms). Not kept. The lower
-//! error is on tournament positions, which the turned sets resemble; the
-//! two random-opening sets left out cover the odd openings that
-//! `random:` matches start from, and likely carried what was lost.
+//! on average, at most 26 and 30 ms; NTest's 18 ms). From the fewer, more
+//! ordinary openings of `random:4` (800 games, seed 89) they scored 47.6%
+//! where these had 50.1%, -2.5 +- 3.3 points (both 12.0 ms a move on
+//! average, at most 34 and 27 ms). Not kept. The lower error is on
+//! tournament positions, which the turned sets resemble; what the two
+//! random-opening sets left out taught, the error does not show.
 //!
 //! The weights are exactly what `scripts/train-eval.sh` makes (training
 //! is deterministic, and so is each set for its seed). Those of commit
