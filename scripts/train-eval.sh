@@ -68,6 +68,10 @@ git show 1e899c9:data/eval.bin > target/label-weights.bin
 # The labelling weights have the layout before the opponent's and the
 # potential mobility terms, which this binary cannot read: the last commit
 # of that layout labels the games (its own fit, one epoch, is thrown away).
+# Both train runs get the games by process substitution, not a pipe:
+# with the solved positions cached, train does not read them, and the
+# unpacker's broken pipe would fail the run under pipefail once the
+# weights are written.
 if [ ! -f target/labels4.bin ]; then
     rm -rf target/label-engine
     git worktree add --force --detach target/label-engine 1357425
@@ -78,9 +82,6 @@ if [ ! -f target/labels4.bin ]; then
         < <(xz -dc "$games")
     git worktree remove --force target/label-engine
 fi
-# The games come by process substitution, not a pipe: with the solved
-# positions cached, train does not read them, and the unpacker's broken
-# pipe would fail the run under pipefail once the weights are written.
 ./target/release/reversi train --solve-empties 18 --epochs 6 --rate 1.0 \
     --cache target/samples.bin --selfplay target/selfplay.bin \
     --selfplay target/selfplay2.bin --selfplay target/selfplay3.bin \

@@ -54,9 +54,10 @@
 //! 18 --seed S`, 20 minutes each on 2 cores), fitted with the same WTHOR
 //! positions and labels as `scripts/train-eval.sh`'s last command with
 //! those two `--selfplay` files in place of its four, lowered the
-//! held-out error at every band of 20-51 empties, against the 4-ply
-//! labels (40-43: 4.03 to 3.91 discs; 28-31: 4.84 to 4.77; 20-23: 5.51 to
-//! 5.45) and against the games' solved scores (40-43: 20.99 to 20.87).
+//! held-out error (the last 5% of the WTHOR games, out of both fits) at
+//! every band of 20-51 empties, against the 4-ply labels (40-43: 4.03 to
+//! 3.91 discs; 28-31: 4.84 to 4.77; 20-23: 5.51 to 5.45) and against the
+//! games' solved scores (40-43: 20.99 to 20.87).
 //! With ProbCut's table measured again for them, against NTest at depth 14
 //! and 20 ms a move, 1,000 games of `random:8`, seed 88, played beside
 //! these weights as `scripts/judge.sh` plays, they scored 47.2% where
