@@ -9,8 +9,8 @@
 //! most 4.3 s, 8 forfeits, so 54.2% without them); on 200 other
 //! openings (seed 87, stop 87), 98-26-76 (55.5% +- 6.4; ours 119 ms a
 //! move on average, at most 196 ms; NTest's 116 ms, at most 4.4 s, 1
-//! forfeit). No stage of the game
-//! holds the gap to the 60%: NTest against itself at the same
+//! forfeit). No stage of the game holds the gap to the 60%:
+//! NTest against itself at the same
 //! settings played the same 100 openings (`--move-lists`), and from its
 //! positions after 20 and 30 plies (40 and 30 empties; those move lists
 //! cut short, as `--openings file:`, each played with both colours)

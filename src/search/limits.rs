@@ -152,7 +152,7 @@ impl Limits {
     /// A per-move time limit from now: the limit less a [`safety`] margin
     /// as both limits (the time cannot be saved for later: it is spent).
     ///
-    /// It is. At 200 ms a move against NTest at depth 18 (200 games of
+    /// It is spent: at 200 ms a move against NTest at depth 18 (200 games of
     /// `random:4`, seed 87; stop 87), each `strong:` line of the log
     /// (`RUST_LOG=info`) paired with its move in the game records: every
     /// move from 59 to 24 empties took 189-190 ms, all of the 190 ms hard
