@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reversi::players::{Norvig, Player, Smarter, Smartest, Weights, build};
-use reversi::rules::{Bitboard, Color, Move, Position, Square};
+use reversi::rules::{Bitboard, Color, Move, Position, Square, parse_move, parse_square};
 use reversi::search::Limits;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -358,4 +358,61 @@ fn file_move_errors_write_nothing() {
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(files.len(), 2, "only the two input files");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The position after `moves` (standard notation, no passes) from the
+/// 8x8 start.
+fn after(moves: &str) -> Position {
+    moves
+        .split_whitespace()
+        .fold(Position::start(8).unwrap(), |pos, m| {
+            pos.play(parse_move(m, 8).unwrap()).unwrap()
+        })
+}
+
+/// Whether `attacker` can force the other side's wipe-out from `pos`
+/// within `plies` plies, whatever the other side plays.
+fn forces_wipe_out(pos: &Position, attacker: Color, plies: u32) -> bool {
+    if pos.count(attacker.other()) == 0 {
+        return true;
+    }
+    if plies == 0 || pos.is_game_over() {
+        return false;
+    }
+    let moves = pos.legal_moves(pos.to_move());
+    let mut children = moves
+        .iter()
+        .map(|&sq| pos.place(pos.to_move(), sq).unwrap());
+    if moves.is_empty() {
+        forces_wipe_out(&pos.play(Move::Pass).unwrap(), attacker, plies - 1)
+    } else if pos.to_move() == attacker {
+        children.any(|c| forces_wipe_out(&c, attacker, plies - 1))
+    } else {
+        children.all(|c| forces_wipe_out(&c, attacker, plies - 1))
+    }
+}
+
+#[test]
+fn strong_does_not_walk_into_a_wipe_out() {
+    // From a game `strong` lost to `smartest` by 64 discs (stop 88):
+    // black, with 3 discs against 15, played f4, and White's f3 wiped it
+    // out by force within four more plies. The evaluation puts a side
+    // with so few discs far ahead (+47 after f4 at 8 plies); only a search
+    // that does not trust it there sees the wipe-out.
+    let pos = after("c4 c5 e6 e3 c3 c2 b4 f6 d6 a4 f5 c6 d3 g6");
+    let f4 = parse_square("f4", 8).unwrap();
+    assert!(forces_wipe_out(
+        &pos.place(Color::Black, f4).unwrap(),
+        Color::White,
+        5
+    ));
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::unlimited()
+    };
+    let mv = build("strong").unwrap().choose(&pos, &limits);
+    assert!(
+        !forces_wipe_out(&pos.play(mv).unwrap(), Color::White, 5),
+        "{mv}"
+    );
 }

@@ -87,7 +87,10 @@
 //! d2 d1 e2 e1`: after ply 16, black to move with 2 discs against 18, it
 //! scored +70 discs at 1 ply and about +60 to 35 plies, beyond any real
 //! score, two moves before a proven loss by 64. Neither the tournament
-//! games nor the self-play sets hold such positions.
+//! games nor the self-play sets hold such positions. The search now
+//! leaves them out of ProbCut (`alphabeta.rs`, `wipe_out_risk`), which
+//! ended the wipe-outs; the values themselves stay as wrong until
+//! training data holds such positions.
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
