@@ -394,7 +394,8 @@ fn forces_wipe_out(pos: &Position, attacker: Color, plies: u32) -> bool {
 
 #[test]
 fn strong_does_not_walk_into_a_wipe_out() {
-    // From a game `strong` lost to `smartest` by 64 discs (stop 88):
+    // From a game `strong` lost to `smartest` by 64 discs (stop 88, with
+    // a first guard that left ProbCut on above 4 discs):
     // black, with 3 discs against 15, played f4, and White's f3 wiped it
     // out by force within four more plies. The evaluation puts a side
     // with so few discs far ahead (+47 after f4 at 8 plies); only a search
