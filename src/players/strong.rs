@@ -10,10 +10,10 @@
 //! openings (seed 87, stop 87), 98-26-76 (55.5% +- 6.4; ours 119 ms a
 //! move on average, at most 196 ms; NTest's 116 ms, at most 4.4 s, 1
 //! forfeit). No stage of the game holds the gap to the 60%:
-//! NTest against itself at the same
-//! settings played the same 100 openings (`--move-lists`), and from its
-//! positions after 20 and 30 plies (40 and 30 empties; those move lists
-//! cut short, as `--openings file:`, each played with both colours)
+//! NTest against itself at the same settings played the same 100
+//! openings (`--move-lists`), and from its positions after 20 and 30
+//! plies (40 and 30 empties; those move lists cut short, as `--openings
+//! file:`, each played with both colours)
 //! `strong` scored 93-20-87 (51.5% +- 6.6, 4 NTest forfeits) and 98-7-95
 //! (50.7% +- 6.8, 5 forfeits; ours 94 and 61 ms a move on average). The
 //! middle game and the end are even; what edge there is comes from the

@@ -756,11 +756,13 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         if forced_finish(alpha) || forced_finish(beta) {
             return None;
         }
+        let empties = board.empties().count();
+        let (mean, sigma) = self.eval.probcut_error(depth, empties)?;
+        // After the table: boards whose evaluation has none (all but 8x8)
+        // never count discs here.
         if wipe_out_risk(board) {
             return None;
         }
-        let empties = board.empties().count();
-        let (mean, sigma) = self.eval.probcut_error(depth, empties)?;
         let margin = (sigma as f64 * t) as i32;
         let shallow = probcut_depth(depth);
         // The deep score is about the shallow one plus `mean`.
