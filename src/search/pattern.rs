@@ -101,7 +101,7 @@
 //! (`--exact-empties 16 --label-depth 1`; 15, 15, 12 and 7 minutes) and
 //! the same fit (2 minutes): about an hour where the script takes about
 //! 4.3 hours, for a self-play game costs 13 ms of moves and 36 ms of
-//! solves at 18 empties, 10 at 16 (one thread). With ProbCut's table
+//! solves at 18 empties, 10 at 16 (CPU time). With ProbCut's table
 //! measured for them, against NTest at depth 14 and 20 ms a move (800
 //! games of `random:8`, seed 891, played beside these weights as
 //! `scripts/judge.sh` plays) they scored 49.8% where these had 51.5%:
