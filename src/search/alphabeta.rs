@@ -140,15 +140,15 @@ const WIPE_OUT_RATIO: u32 = 2;
 /// of it: after `f5 d6 c3 d3 c4 f4`, 8 discs alone took the search from
 /// 28 plies to 17 in the same 0.3-0.4 s, with the ratio about as deep
 /// as without the guard. Against NTest, whose games seldom reach such
-/// positions, it changes nothing measurable: at depth 14 and 20 ms a move, 1,000
-/// games of `random:8`, seed 881, played beside the engine without it as
-/// `scripts/judge.sh` plays, 49.6% each, +0.0 +- 1.9 points game by game
-/// (both 11.7 ms a move on average; NTest's 22 ms); at depth 18 and
-/// 200 ms a move, 200 games of `random:4`, seed 188, the same way, 55.5%
-/// where the engine without it had 55.8%, -0.2 +- 5.6 points (both 122 ms
-/// a move on average, at most 199 and 197 ms; NTest's 152-158 ms, at most
-/// 4.7 s, 6 and 7 forfeits). Against that engine itself at 100 ms a move,
-/// 400 games of `random:4`, seed 88: 172-64-164 (51.0% +- 4.5).
+/// positions, it changes nothing measurable: at depth 14 and 20 ms a
+/// move, 1,000 games of `random:8`, seed 881, played beside the engine
+/// without it as `scripts/judge.sh` plays, 49.6% each, +0.0 +- 1.9 points
+/// game by game (both 11.7 ms a move on average; NTest's 22 ms); at depth
+/// 18 and 200 ms a move, 200 games of `random:4`, seed 188, the same way,
+/// 55.5% where the engine without it had 55.8%, -0.2 +- 5.6 points (both
+/// 122 ms a move on average, at most 199 and 197 ms; NTest's 152-158 ms,
+/// at most 4.7 s, 6 and 7 forfeits). Against that engine itself at 100 ms
+/// a move, 400 games of `random:4`, seed 88: 172-64-164 (51.0% +- 4.5).
 fn wipe_out_risk<B: Board>(board: &B) -> bool {
     let (mine, yours) = (board.player().count(), board.opponent().count());
     let (few, many) = (mine.min(yours), mine.max(yours));

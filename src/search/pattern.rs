@@ -92,11 +92,11 @@
 //! ended the wipe-outs; the values themselves stay as wrong until
 //! training data holds such positions.
 //!
-//! A refit that fits one session (stop 89: files outside the repo do not
-//! last from one session to the next) was measured and not kept. Every
-//! input came from the head's own binary with exact scores from 16
-//! empties instead of 18: the WTHOR solves and 4-ply labels (the compiled
-//! weights; 11 minutes on 2 cores), the four self-play sets of
+//! A refit whose inputs take one session (stop 89: the script's inputs
+//! outside the repo were not kept between sessions) was measured and not
+//! kept. Every input came from the head's own binary with exact scores
+//! from 16 empties instead of 18: the WTHOR solves and 4-ply labels (the
+//! compiled weights; 11 minutes on 2 cores), the four self-play sets of
 //! `scripts/train-eval.sh` with the same seeds, counts and openings
 //! (`--exact-empties 16 --label-depth 1`; 15, 15, 12 and 7 minutes) and
 //! the same fit (2 minutes): about an hour where the script takes about
