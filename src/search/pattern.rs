@@ -108,6 +108,23 @@
 //! -1.8 +- 2.4 points game by game (both 11.6 ms a move on average, at
 //! most 25 ms; NTest's 18 ms).
 //!
+//! Stop 90, each against NTest at depth 14 and 20 ms a move beside these
+//! weights (800 games of `random:8`, `scripts/judge.sh`), ProbCut's table
+//! measured for each candidate; none kept, none shown worse:
+//! - the mean of these weights and that refit's, weight by weight (they
+//!   differ by 1.4 discs rms where a weight averages 0.6 in size): 52.6%
+//!   against 53.4%, -0.8 +- 2.2 points (seed 901);
+//! - that refit's inputs plus 60,000 games of the same engine at 12
+//!   plies a move (`--openings random:10 --seed 11`, 31 minutes on 2
+//!   cores): 50.7% against 48.9%, +1.8 +- 2.6 (seed 902);
+//! - those plus 80,000 turned games at 12 plies (`--openings
+//!   wthor:wthor.txt:8-44+1 --seed 13`, 23 minutes): 51.6% against 50.4%,
+//!   +1.1 +- 2.1 (seed 903).
+//!
+//! Held-out errors moved by at most 0.04 discs. Deeper self-play moves
+//! (12 plies: 30 ms a game on 2 threads, 14 at 8) may be worth a larger
+//! set; these matches cannot tell.
+//!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
 //! extraction per region gives its index.
