@@ -94,8 +94,9 @@
 //!
 //! A refit whose inputs take one session (stop 89: the script's inputs
 //! outside the repo were not kept between sessions) was measured and not
-//! kept. Every input came from the head's own binary with exact scores
-//! from 16 empties instead of 18: the WTHOR solves and 4-ply labels (the
+//! kept. Every input came from the head's own binary (commit 2387c70;
+//! later commits changed comments only) with exact scores from 16
+//! empties instead of 18: the WTHOR solves and 4-ply labels (the
 //! compiled weights; 11 minutes on 2 cores), the four self-play sets of
 //! `scripts/train-eval.sh` with the same seeds, counts and openings
 //! (`--exact-empties 16 --label-depth 1`; 15, 15, 12 and 7 minutes) and
@@ -111,19 +112,22 @@
 //! Stop 90, each against NTest at depth 14 and 20 ms a move beside these
 //! weights (800 games of `random:8`, `scripts/judge.sh`), ProbCut's table
 //! measured for each candidate; none kept, none shown worse:
-//! - the mean of these weights and that refit's, weight by weight (they
-//!   differ by 1.4 discs rms where a weight averages 0.6 in size): 52.6%
-//!   against 53.4%, -0.8 +- 2.2 points (seed 901);
-//! - that refit's inputs plus 60,000 games of the same engine at 12
-//!   plies a move (`--openings random:10 --seed 11`, 31 minutes on 2
-//!   cores): 50.7% against 48.9%, +1.8 +- 2.6 (seed 902);
-//! - those plus 80,000 turned games at 12 plies (`--openings
-//!   wthor:wthor.txt:8-44+1 --seed 13`, 23 minutes): 51.6% against 50.4%,
-//!   +1.1 +- 2.1 (seed 903).
+//! - the mean of these weights and that refit's, weight by weight (the
+//!   stored values' rounded mean; they differ by 1.4 discs rms where a
+//!   weight averages 0.6 in size): 52.6% against 53.4%, -0.8 +- 2.2
+//!   points (seed 901);
+//! - that refit's inputs plus 60,000 games of the same engine (commit
+//!   2387c70) at 12 plies a move (`reversi selfplay --games 60000
+//!   --openings random:10 --move-depth 12 --label-depth 1 --exact-empties
+//!   16 --seed 11`, 31 minutes on 2 cores): 50.7% against 48.9%, +1.8 +-
+//!   2.6 (seed 902);
+//! - those plus 80,000 turned games at 12 plies (the same with `--games
+//!   80000 --openings wthor:wthor.txt:8-44+1 --seed 13`, 23 minutes):
+//!   51.6% against 50.4%, +1.1 +- 2.1 (seed 903).
 //!
 //! Held-out errors moved by at most 0.04 discs. Deeper self-play moves
-//! (12 plies: 30 ms a game on 2 threads, 14 at 8) may be worth a larger
-//! set; these matches cannot tell.
+//! (12 plies: 30 ms of wall time a game on 2 threads, 14 at 8) may be
+//! worth a larger set; these matches cannot tell.
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
