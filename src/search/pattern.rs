@@ -130,16 +130,17 @@
 //! worth a larger set; these matches cannot tell.
 //!
 //! A larger set does not pay either (stop 91): those two sets plus
-//! 100,000 more games at 12 plies a move (the first's command with
-//! `--games 100000 --seed 12`, 46 minutes on 2 cores), 240,000 deep games
-//! beside the refit's 294,032 at 8 plies, fitted the same way (held-out
-//! error against the 4-ply labels within 0.04 discs of the stop-90 fit's
-//! at every band), with ProbCut's table measured for them: against NTest
-//! at depth 14 and 20 ms a move, 1,600 games of `random:8`, seed 911,
-//! beside these weights as `scripts/judge.sh` plays, 50.7% where these
-//! had 51.0%, -0.3 +- 1.7 points game by game (both 11.6 ms a move on
-//! average, at most 26 and 27 ms; NTest's 20 ms). The stop-90 hint of
-//! about +3 points from deep games is not borne out.
+//! 100,000 more games at 12 plies a move (the 60,000-game set's command
+//! with `--games 100000 --seed 12`, 46 minutes on 2 cores), 240,000 deep
+//! games beside the refit's 294,032 at 8 plies, fitted by the refit's
+//! command with a `--selfplay` for each deep set (held-out error against
+//! the 4-ply labels within 0.04 discs of the two-set fit's at every
+//! band), with ProbCut's table measured for them: against NTest at depth
+//! 14 and 20 ms a move, 1,600 games of `random:8`, seed 911, beside these
+//! weights as `scripts/judge.sh` plays, 50.7% where these had 51.0%,
+//! -0.3 +- 1.7 points game by game (both 11.6 ms a move on average, at most 26
+//! and 27 ms; NTest's 20 ms). More games searched deeper do not make a
+//! better evaluation of this form.
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
