@@ -162,6 +162,26 @@ use std::sync::OnceLock;
 /// against this layout trained the same way: the gain in error does not pay for
 /// a quarter more table reads. A fourth shape (`0x0001_0101_031F`) lowered the
 /// error no further.
+///
+/// Nor does a set of the same cost, or the two together (stop 92). The
+/// set of Egaroucid's 46-region evaluation has the corner triangle, the
+/// fourth shape above (a narrow triangle) and the edge block in place of
+/// `corner2x5` and `diag4`: as many regions and table reads, 70% more
+/// weights (8.6 MB). Both were fitted on stop 91's inputs by its command
+/// (see the module doc), with ProbCut's table measured for each, and
+/// judged against NTest at depth 14 and 20 ms a move, 800 games of
+/// `random:8`, beside these weights as `scripts/judge.sh` plays:
+/// - that set: held-out error against the 4-ply labels 0.05-0.10 discs
+///   higher than stop 91's fit at 20-35 empties (20-23: 5.66 against
+///   5.56), within 0.02 elsewhere; 51.2% where these had 51.1%, +0.1 +-
+///   2.2 points game by game (seed 921; both 11.6 ms a move on average);
+/// - these shapes and those three (58 regions, 10.3 MB): error 0.04-0.07
+///   discs lower than that fit's at 16-39 empties (20-23: 5.51; 36-39:
+///   3.98 against 4.03); 50.2% where these had 50.1%, +0.1 +- 2.3 points (seed 922;
+///   both 11.6 ms a move on average, at most 26 and 27 ms; NTest's 19 ms).
+///
+/// On this data, neither other shapes nor more of them move the score
+/// against NTest.
 pub const SHAPES: [(&str, u64); 11] = [
     ("corner3x3", 0x0000_0000_0007_0707),
     ("corner2x5", 0x0000_0000_0000_1F1F),
