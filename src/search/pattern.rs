@@ -140,7 +140,8 @@
 //! weights as `scripts/judge.sh` plays, 50.7% where these had 51.0%,
 //! -0.3 +- 1.7 points game by game (both 11.6 ms a move on average, at most 26
 //! and 27 ms; NTest's 20 ms). More games searched deeper do not make a
-//! better evaluation of this form.
+//! better evaluation of this form. Nor, on the same data, does another
+//! set of shapes or a larger one (stop 92; see [`SHAPES`]).
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
