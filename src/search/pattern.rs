@@ -138,8 +138,8 @@
 //! band), with ProbCut's table measured for them: against NTest at depth
 //! 14 and 20 ms a move, 1,600 games of `random:8`, seed 911, beside these
 //! weights as `scripts/judge.sh` plays, 50.7% where these had 51.0%,
-//! -0.3 +- 1.7 points game by game (both 11.6 ms a move on average, at most 26
-//! and 27 ms; NTest's 20 ms). More games searched deeper do not make a
+//! -0.3 +- 1.7 points game by game (both 11.6 ms a move on average, at
+//! most 26 and 27 ms; NTest's 20 ms). More games searched deeper do not make a
 //! better evaluation of this form. Nor, on the same data, does another
 //! set of shapes or a larger one (stop 92; see [`SHAPES`]).
 //!
@@ -173,13 +173,15 @@ use std::sync::OnceLock;
 /// judged against NTest at depth 14 and 20 ms a move, 800 games of
 /// `random:8`, beside these weights as `scripts/judge.sh` plays:
 /// - that set: held-out error against the 4-ply labels 0.05-0.10 discs
-///   higher than stop 91's fit at 20-35 empties (20-23: 5.66 against
-///   5.56), within 0.02 elsewhere; 51.2% where these had 51.1%, +0.1 +-
-///   2.2 points game by game (seed 921; both 11.6 ms a move on average);
-/// - these shapes and those three (58 regions, 10.3 MB): error 0.04-0.07
-///   discs lower than that fit's at 16-39 empties (20-23: 5.51; 36-39:
-///   3.98 against 4.03); 50.2% where these had 50.1%, +0.1 +- 2.3 points (seed 922;
-///   both 11.6 ms a move on average, at most 26 and 27 ms; NTest's 19 ms).
+///   higher than stop 91's fit at 8-31 empties (20-23: 5.66 against
+///   5.56), within 0.03 elsewhere; 51.2% where these had 51.1%, +0.1 +-
+///   2.2 points game by game (seed 921; both 11.6 ms a move on average,
+///   at most 29 and 24 ms; NTest's 19 ms);
+/// - these shapes and those three (58 regions, 10.3 MB): error 0.04-0.08
+///   discs lower than that fit's at 8-39 empties (20-23: 5.51; 36-39:
+///   3.98 against 4.03), within 0.03 elsewhere; 50.2% where these had
+///   50.1%, +0.1 +- 2.3 points (seed 922; both 11.6 ms a move on
+///   average, at most 26 and 27 ms; NTest's 19 ms).
 ///
 /// On this data, neither other shapes nor more of them move the score
 /// against NTest.
