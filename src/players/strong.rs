@@ -37,6 +37,25 @@
 //! most 954 ms; NTest's 880 ms, at most 33.4 s; no forfeit). The issue's
 //! 55% is reached, within an interval that still holds 50%. With a 5 s
 //! margin (stop 85) NTest had forfeited 44 of the same games.
+//!
+//! What more time is worth against NTest at depth 18 (stop 93): the same
+//! 200 openings of `random:4`, seed 931, at 200, 400 and 800 ms a move
+//! (`reversi match strong "nboard:./ntest x" --games 200 --time-ms T
+//! --nboard-depth 18 --margin-ms 5000 --openings random:4 --seed 931
+//! --shard K/2`, both shards at once, then `match-merge`):
+//!
+//! | ms a move | W-D-L | score | ours: mean / max ms | NTest forfeits |
+//! | --- | --- | --- | --- | --- |
+//! | 200 | 105-10-85 | 55.0% +- 6.7 | 122 / 194 | 9 |
+//! | 400 | 105-20-75 | 57.5% +- 6.5 | 237 / 386 | 10 |
+//! | 800 | 120-9-71 | 62.3% +- 6.6 | 465 / 765 | 11 |
+//!
+//! (NTest: 127-131 ms a move on average, at most 4.4-5.3 s.) Game by game
+//! against 200 ms: +2.5 +- 5.5 points at 400 ms, +7.2 +- 5.6 at 800 ms
+//! (+1.1 +- 5.6 and +4.6 +- 5.5 on the games that NTest forfeited in
+//! neither run). The 60% at 200 ms thus asks for a search about
+//! four times faster at equal quality, or an evaluation worth as much:
+//! each doubling of the time is worth about 3-4 points here.
 
 use super::{Analysis, Decision, Evaluation, MoveScore, Player, best_line};
 use crate::rules::{Board, Move, Position, Square, SquareSet};

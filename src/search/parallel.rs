@@ -63,7 +63,16 @@
 //! scored 52-8-40 (56.0% +- 9.3; ours 120 ms a move on average, at most
 //! 195 ms; NTest's 134 ms, 2 forfeits) where 1 thread had scored 60.5% on
 //! the same openings: no gain that 100 games can show, although the
-//! second core is idle while NTest waits for its turn.
+//! second core is idle while NTest waits for its turn. Nor in 200 (stop
+//! 93; `random:4`, seed 931, `reversi match --threads 2` against the
+//! same with 1 thread, sharded): 101-22-77 (56.0% +- 6.5; ours 119 ms a
+//! move on average, at most 195 ms; NTest's 132 ms, 7 forfeits) where 1
+//! thread scored 105-10-85 (55.0% +- 6.7; ours 122 ms, at most 194 ms;
+//! NTest's 128 ms, 9 forfeits): +1.0 +- 5.2 points game by game, +1.6 +-
+//! 5.3 on the 187 games that NTest forfeited in neither. That is about
+//! what 1.7 times the speed is worth there, and too little for 200 games
+//! to show: on 1 thread, twice the time gained +2.5 +- 5.5 points on the
+//! same openings, four times +7.2 +- 5.6 (`players/strong.rs`).
 
 use super::Iteration;
 use super::alphabeta::Search;
