@@ -64,8 +64,8 @@
 //! 195 ms; NTest's 134 ms, 2 forfeits) where 1 thread had scored 60.5% on
 //! the same openings: no gain that 100 games can show, although the
 //! second core is idle while NTest waits for its turn. Nor in 200 (stop
-//! 93; `random:4`, seed 931, `reversi match --threads 2` against the
-//! same with 1 thread, sharded): 101-22-77 (56.0% +- 6.5; ours 119 ms a
+//! 93; `random:4`, seed 931, `reversi match --threads 2` in one shard,
+//! 1 thread in two at once): 101-22-77 (56.0% +- 6.5; ours 119 ms a
 //! move on average, at most 195 ms; NTest's 132 ms, 7 forfeits) where 1
 //! thread scored 105-10-85 (55.0% +- 6.7; ours 122 ms, at most 194 ms;
 //! NTest's 128 ms, 9 forfeits): +1.0 +- 5.2 points game by game, +1.6 +-
