@@ -69,10 +69,10 @@
 //! move on average, at most 195 ms; NTest's 132 ms, 7 forfeits) where 1
 //! thread scored 105-10-85 (55.0% +- 6.7; ours 122 ms, at most 194 ms;
 //! NTest's 128 ms, 9 forfeits): +1.0 +- 5.2 points game by game, +1.6 +-
-//! 5.3 on the 187 games that NTest forfeited in neither. That is about
-//! what 1.7 times the speed is worth there, and too little for 200 games
-//! to show: on 1 thread, twice the time gained +2.5 +- 5.5 points on the
-//! same openings, four times +7.2 +- 5.6 (`players/strong.rs`).
+//! 5.3 on the 187 games that NTest forfeited in neither. By what more
+//! time on 1 thread gained on the same openings (`players/strong.rs`),
+//! 1.7 times the speed is worth about 2.5 points there: too little for
+//! 200 games to show.
 
 use super::Iteration;
 use super::alphabeta::Search;
