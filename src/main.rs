@@ -249,7 +249,8 @@ enum Command {
         /// parts' `--results` together.
         #[arg(long, default_value = "1/1")]
         shard: String,
-        /// Write every game's result to this file, for `match-merge`.
+        /// Write every game's result to this file, for `match-merge`; the
+        /// same command run again goes on where the file ends.
         #[arg(long)]
         results: Option<String>,
         /// The midgame depth (1 to 60) given to `nboard:` engines with
@@ -510,10 +511,25 @@ fn main() -> ExitCode {
         // A closed output (`reversi ... | head`) ends the run quietly.
         Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("reversi: {e:#}");
+            eprintln!("reversi: {}", describe(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes, each said once: the library's errors put
+/// their cause in their own message, so a cause already said is skipped.
+fn describe(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain().map(|c| c.to_string()) {
+        if !text.contains(&cause) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 /// Whether an error comes from writing to a closed pipe.

@@ -6,7 +6,6 @@
 use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
 use super::records::{Ending, GameRecord};
 use crate::rules::{Color, Game, Move, parse_move, printable, split_move_list};
-use crate::shard::Shard;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -527,19 +526,20 @@ pub fn tally_pairing<'a>(results: impl IntoIterator<Item = &'a GameResult>) -> [
     tallies
 }
 
-/// Plays the games of `shard` among the `config.games` games between `a`
-/// and `b` (a has Black in even games), pairing number `pairing`;
-/// `on_game` sees each outcome and its result. Returns the results.
+/// Plays the games among the `config.games` games between `a` and `b` (a
+/// has Black in even games), pairing number `pairing`, that `plays`
+/// (pairing, game) chooses; `on_game` sees each outcome and its result.
+/// Returns the results.
 pub fn play_pairing(
     a: &mut Contestant,
     b: &mut Contestant,
     config: &MatchConfig,
     pairing: usize,
-    shard: Shard,
+    plays: &dyn Fn(usize, usize) -> bool,
     mut on_game: impl FnMut(&Outcome, &GameResult),
 ) -> Vec<GameResult> {
     let mut results = Vec::new();
-    for g in (0..config.games).filter(|&g| shard.has(g as u64)) {
+    for g in (0..config.games).filter(|&g| plays(pairing, g)) {
         let outcome = if g % 2 == 0 {
             play_game([&mut *a, &mut *b], config, g / 2)
         } else {
@@ -624,20 +624,21 @@ pub fn pairings(players: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// A round robin: every pair plays the games of `shard` among
-/// `config.games`; `on_game` sees each outcome and its result. Returns
-/// every result, pairing by pairing.
+/// A round robin: every pair plays the games among `config.games` that
+/// `plays` (pairing, game) chooses (a shard's, those not played yet);
+/// `on_game` sees each outcome and its result. Returns every result,
+/// pairing by pairing.
 pub fn round_robin(
     players: &mut [Contestant],
     config: &MatchConfig,
-    shard: Shard,
+    plays: &dyn Fn(usize, usize) -> bool,
     mut on_game: impl FnMut(&Outcome, &GameResult),
 ) -> Vec<GameResult> {
     let mut results = Vec::new();
     for (k, (i, j)) in pairings(players.len()).into_iter().enumerate() {
         let (left, right) = players.split_at_mut(j);
         let (a, b) = (&mut left[i], &mut right[0]);
-        results.extend(play_pairing(a, b, config, k, shard, &mut on_game));
+        results.extend(play_pairing(a, b, config, k, plays, &mut on_game));
     }
     results
 }

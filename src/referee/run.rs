@@ -4,6 +4,15 @@
 //! end. A match can be split into shards (`--shard K/N`), each writing its
 //! games' results (`--results`) wherever it runs; [`merge_results`] puts
 //! them together and prints the whole match's tables.
+//!
+//! The results file (version 2) is text: the line `# reversi match results
+//! v2`, then `match <heading>`, `games <per pairing>`, `shard K/N` and one
+//! `player <name>` line per player, then one [`GameResult::line`] per game
+//! as it ends. Every line after the first ends in a space and the CRC-32 of
+//! what precedes it, in 8 hex digits. A run that finds this match's header
+//! in its results file plays only the games the file lacks: a last line
+//! without its newline (a stopped run's) is dropped, and damage anywhere
+//! else stops the run with the files as they were.
 
 use super::arena::{self, GameResult, MatchConfig};
 use super::contestant::Contestant;
@@ -11,9 +20,10 @@ use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
 use crate::players::UnknownPlayer;
 use crate::progress::progress;
-use crate::rules::{Color, is_supported_size};
+use crate::rules::{Color, is_supported_size, printable};
 use crate::shard::Shard;
-use std::fs::File;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 
 /// Why a match could not be played or reported.
@@ -27,7 +37,7 @@ pub enum MatchError {
     Unsupported(#[from] UnsupportedSize),
     #[error("{path}: {source}")]
     File { path: String, source: io::Error },
-    #[error("{path}: not a match results file ({why})")]
+    #[error("{path}: {why}; it is left as it is")]
     Results { path: String, why: String },
     #[error("{0} and {1} are results of different matches")]
     Mismatch(String, String),
@@ -44,12 +54,12 @@ pub struct MatchFiles<'a> {
     pub records: Option<&'a str>,
     /// Every game as a move list, one a line.
     pub move_lists: Option<&'a str>,
-    /// Every game's result, for [`merge_results`].
+    /// Every game's result, for [`merge_results`] and for resuming.
     pub results: Option<&'a str>,
 }
 
-/// The first line of a results file.
-const RESULTS_HEADER: &str = "# reversi match results v1";
+/// The first line of a results file, with the format's version.
+const RESULTS_MAGIC: &str = "# reversi match results v2";
 
 /// The heading of a match's table.
 fn heading(config: &MatchConfig) -> String {
@@ -64,9 +74,264 @@ fn heading(config: &MatchConfig) -> String {
     )
 }
 
+/// A line of a results file: `text`, a space and the CRC-32 of `text` in 8
+/// hex digits, and a newline.
+fn checked_line(text: &str) -> String {
+    format!("{text} {:08x}\n", crc32fast::hash(text.as_bytes()))
+}
+
+/// The text of a line written by [`checked_line`], if its checksum holds.
+fn checked_text(line: &str) -> Option<&str> {
+    let (text, crc) = line.rsplit_once(' ')?;
+    (crc.len() == 8 && u32::from_str_radix(crc, 16).ok()? == crc32fast::hash(text.as_bytes()))
+        .then_some(text)
+}
+
+/// The header of the results file of `names`' match under `config`,
+/// shard `shard`.
+fn results_header(names: &[String], config: &MatchConfig, shard: Shard) -> String {
+    let mut head = format!("{RESULTS_MAGIC}\n");
+    head.push_str(&checked_line(&format!("match {}", heading(config))));
+    head.push_str(&checked_line(&format!("games {}", config.games)));
+    head.push_str(&checked_line(&format!(
+        "shard {}/{}",
+        shard.index, shard.count
+    )));
+    for n in names {
+        head.push_str(&checked_line(&format!("player {n}")));
+    }
+    head
+}
+
+/// One results file as read.
+struct ResultsFile {
+    /// The header lines, as written.
+    header: String,
+    heading: String,
+    games: usize,
+    players: Vec<String>,
+    results: Vec<GameResult>,
+    /// Bytes of the whole lines; after them, at most a torn last line.
+    whole: usize,
+}
+
+/// Reads a results file's bytes: a header, then one result a line, every
+/// line's checksum checked. A last line without its newline (a stopped
+/// run's) is left out; any other damage is an error that says where.
+fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
+    let bad = |why: String| MatchError::Results {
+        path: path.into(),
+        why,
+    };
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let text = std::str::from_utf8(&bytes[..whole]).map_err(|e| {
+        bad(format!(
+            "bytes that are not UTF-8 at byte {}",
+            e.valid_up_to()
+        ))
+    })?;
+    let mut lines = text.lines();
+    match lines.next() {
+        Some(RESULTS_MAGIC) => {}
+        Some(l) if l.starts_with("# reversi match results") => {
+            return Err(bad(format!(
+                "'{}' is another version of the format (this one reads '{RESULTS_MAGIC}')",
+                printable(l)
+            )));
+        }
+        _ => {
+            return Err(bad(format!(
+                "not a match results file (no '{RESULTS_MAGIC}' line)"
+            )));
+        }
+    }
+    let mut file = ResultsFile {
+        header: format!("{RESULTS_MAGIC}\n"),
+        heading: String::new(),
+        games: 0,
+        players: Vec::new(),
+        results: Vec::new(),
+        whole,
+    };
+    let (mut has_games, mut has_shard) = (false, false);
+    for (i, line) in lines.enumerate() {
+        let number = i + 2;
+        let text = checked_text(line)
+            .ok_or_else(|| bad(format!("line {number} is damaged (its checksum fails)")))?;
+        let in_header = file.results.is_empty();
+        if let Some(result) = text.strip_prefix("result ") {
+            let r = GameResult::parse(&format!("result {result}"))
+                .ok_or_else(|| bad(format!("line {number} is not a result")))?;
+            let pairs = arena::pairings(file.players.len()).len();
+            if r.pairing >= pairs || r.game >= file.games {
+                return Err(bad(format!(
+                    "line {number}: no game {} in pairing {} of this match",
+                    r.game, r.pairing
+                )));
+            }
+            file.results.push(r);
+            continue;
+        }
+        if !in_header {
+            return Err(bad(format!("line {number} is not a result")));
+        }
+        if let Some(h) = text.strip_prefix("match ") {
+            file.heading = h.to_string();
+        } else if let Some(g) = text.strip_prefix("games ") {
+            file.games = g
+                .parse()
+                .map_err(|_| bad(format!("line {number}: bad game count")))?;
+            has_games = true;
+        } else if text.starts_with("shard ") {
+            has_shard = true;
+        } else if let Some(name) = text.strip_prefix("player ") {
+            file.players.push(name.to_string());
+        } else {
+            return Err(bad(format!("line {number} is not part of the header")));
+        }
+        file.header.push_str(line);
+        file.header.push('\n');
+    }
+    if file.heading.is_empty() || !has_games || !has_shard || file.players.len() < 2 {
+        return Err(bad(
+            "its header lacks the match, games, shard or two players".into(),
+        ));
+    }
+    Ok(file)
+}
+
+/// How a file of a match is opened: created anew, or resumed with its
+/// bytes from `keep` on dropped (a torn last line, or a game recorded
+/// after the last result was written).
+struct Opening {
+    path: String,
+    keep: Option<u64>,
+}
+
+impl Opening {
+    fn open(&self) -> Result<File, MatchError> {
+        let file_error = |source| MatchError::File {
+            path: self.path.clone(),
+            source,
+        };
+        match self.keep {
+            None => File::create(&self.path).map_err(file_error),
+            Some(keep) => {
+                let file = OpenOptions::new()
+                    .append(true)
+                    .open(&self.path)
+                    .map_err(file_error)?;
+                file.set_len(keep).map_err(file_error)?;
+                Ok(file)
+            }
+        }
+    }
+}
+
+/// Reads a file, or `None` when it does not exist.
+fn read_if_there(path: &str) -> Result<Option<Vec<u8>>, MatchError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(MatchError::File {
+            path: path.into(),
+            source,
+        }),
+    }
+}
+
+/// How the results file at `path` is opened for a match whose header is
+/// `header`, and the results it holds: created when it is missing, empty
+/// or holds only part of the header; resumed when it holds this match's
+/// header (a torn last line dropped); an error, leaving it as it is, when
+/// it is damaged or belongs to another match.
+fn resume_results(path: &str, header: &str) -> Result<(Opening, Vec<GameResult>), MatchError> {
+    let fresh = Opening {
+        path: path.into(),
+        keep: None,
+    };
+    let Some(bytes) = read_if_there(path)? else {
+        return Ok((fresh, Vec::new()));
+    };
+    if bytes.len() < header.len() && header.as_bytes().starts_with(&bytes) {
+        return Ok((fresh, Vec::new()));
+    }
+    let file = parse_results(path, &bytes)?;
+    if file.header != header {
+        return Err(MatchError::Results {
+            path: path.into(),
+            why: "it holds the results of another match (its header differs from this \
+                  command's: another file, or the same command, goes on)"
+                .into(),
+        });
+    }
+    if file.whole < bytes.len() {
+        log::warn!(
+            "{path}: dropping a partial line at byte {} (a stopped run's last result)",
+            file.whole
+        );
+    }
+    let keep = Some(file.whole as u64);
+    Ok((Opening { keep, ..fresh }, file.results))
+}
+
+/// How a file of one line a game (GGF records, move lists) at `path` is
+/// opened when the results file holds `games` results: anew for a new
+/// match; else resumed after its first `games` lines, dropping a torn last
+/// line and the one game a stopped run may have recorded before its
+/// result. More lines than that is another match's file: an error.
+fn resume_games(path: &str, games: Option<usize>) -> Result<Opening, MatchError> {
+    let fresh = Opening {
+        path: path.into(),
+        keep: None,
+    };
+    let Some(games) = games else {
+        return Ok(fresh);
+    };
+    let Some(bytes) = read_if_there(path)? else {
+        log::warn!("{path}: not there; it gets only the games played from now on");
+        return Ok(fresh);
+    };
+    let ends: Vec<usize> = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    if ends.len() > games + 1 {
+        return Err(MatchError::Results {
+            path: path.into(),
+            why: format!(
+                "it holds {} games, more than the {games} of the results file: not this \
+                 match's",
+                ends.len()
+            ),
+        });
+    }
+    if ends.len() < games {
+        log::warn!(
+            "{path}: holds {} of the {games} games played so far",
+            ends.len()
+        );
+    }
+    let keep = match games.min(ends.len()) {
+        0 => 0,
+        k => ends[k - 1],
+    };
+    if keep < bytes.len() {
+        log::warn!("{path}: dropping what follows byte {keep} (a stopped run's last game)");
+    }
+    Ok(Opening {
+        keep: Some(keep as u64),
+        ..fresh
+    })
+}
+
 /// Plays a match between the players `names` (two) or a round robin
 /// (more) under `config`, the games of `shard` only, writing every game
-/// to `files` as it ends, and the tables to `out`.
+/// to `files` as it ends, and the tables to `out`. With a results file
+/// that already holds results of this match (a stopped run's), only the
+/// games it lacks are played, and every file goes on where it stopped.
 pub fn run_match(
     names: &[String],
     config: &MatchConfig,
@@ -90,34 +355,54 @@ pub fn run_match(
     for p in &players {
         p.check_size(config.size)?;
     }
-    let open = |path: Option<&str>| -> Result<Option<(String, File)>, MatchError> {
-        path.map(|p| {
-            File::create(p)
-                .map(|f| (p.to_string(), f))
-                .map_err(|source| MatchError::File {
-                    path: p.into(),
-                    source,
-                })
-        })
-        .transpose()
-    };
-    let (mut ggf, mut lists) = (open(files.records)?, open(files.move_lists)?);
-    let mut results_file = open(files.results)?;
-    if let Some((path, f)) = &mut results_file {
-        let mut head = format!("{RESULTS_HEADER}\nmatch {}\n", heading(config));
-        for n in names {
-            head.push_str(&format!("player {n}\n"));
+    // Every file is checked before any is touched.
+    let header = results_header(names, config, shard);
+    let (results_opening, mut results) = match files.results {
+        Some(path) => {
+            let (opening, results) = resume_results(path, &header)?;
+            (Some(opening), results)
         }
-        f.write_all(head.as_bytes())
+        None => (None, Vec::new()),
+    };
+    let resumed = results_opening
+        .as_ref()
+        .filter(|o| o.keep.is_some())
+        .map(|_| results.len());
+    let records = files
+        .records
+        .map(|p| resume_games(p, resumed))
+        .transpose()?;
+    let lists = files
+        .move_lists
+        .map(|p| resume_games(p, resumed))
+        .transpose()?;
+    let open = |o: Option<Opening>| -> Result<Option<(String, File)>, MatchError> {
+        o.map(|o| o.open().map(|f| (o.path, f))).transpose()
+    };
+    let (mut ggf, mut lists) = (open(records)?, open(lists)?);
+    let mut results_file = open(results_opening)?;
+    if let Some((path, f)) = &mut results_file
+        && resumed.is_none()
+    {
+        f.write_all(header.as_bytes())
             .map_err(|source| MatchError::File {
                 path: path.clone(),
                 source,
             })?;
     }
+    let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
+    let plays =
+        |pairing: usize, game: usize| shard.has(game as u64) && !done.contains(&(pairing, game));
     let pairs = players.len() * (players.len() - 1) / 2;
-    let shard_games = (0..config.games).filter(|&g| shard.has(g as u64)).count();
+    let todo = (0..pairs)
+        .flat_map(|k| (0..config.games).map(move |g| (k, g)))
+        .filter(|&(k, g)| plays(k, g))
+        .count();
+    if !done.is_empty() {
+        log::warn!("resuming: {} games played, {todo} to play", done.len());
+    }
     let bar = progress(
-        (pairs * shard_games) as u64,
+        todo as u64,
         "{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}",
     );
     let mut write_error = None;
@@ -133,9 +418,11 @@ pub fn run_match(
             let game = bar.position();
             bar.suspend(|| eprintln!("game {game}: {who} ({c}) forfeits: {f}"));
         }
+        // One write a line, the result last: a stopped run leaves at most
+        // a torn line and games recorded before their result.
         let mut put = |file: &mut Option<(String, File)>, line: String| {
             if let Some((path, f)) = file
-                && let Err(source) = writeln!(f, "{line}")
+                && let Err(source) = f.write_all(line.as_bytes())
             {
                 write_error = Some(MatchError::File {
                     path: path.clone(),
@@ -143,11 +430,16 @@ pub fn run_match(
                 });
             }
         };
-        put(&mut ggf, o.record.ggf());
-        put(&mut lists, o.record.move_list());
-        put(&mut results_file, r.line());
+        put(&mut ggf, format!("{}\n", o.record.ggf()));
+        put(&mut lists, format!("{}\n", o.record.move_list()));
+        put(&mut results_file, checked_line(&r.line()));
     };
-    let results = arena::round_robin(&mut players, config, shard, &mut on_game);
+    results.extend(arena::round_robin(
+        &mut players,
+        config,
+        &plays,
+        &mut on_game,
+    ));
     bar.finish_and_clear();
     for p in &mut players {
         p.finish();
@@ -166,61 +458,23 @@ pub fn run_match(
     write_error.map_or(Ok(()), Err)
 }
 
-/// One results file: its match heading, players and results.
-struct ResultsFile {
-    heading: String,
-    players: Vec<String>,
-    results: Vec<GameResult>,
-}
-
-fn read_results(path: &str) -> Result<ResultsFile, MatchError> {
-    let bad = |why: String| MatchError::Results {
-        path: path.into(),
-        why,
-    };
-    let text = std::fs::read_to_string(path).map_err(|source| MatchError::File {
-        path: path.into(),
-        source,
-    })?;
-    let mut lines = text.lines();
-    if lines.next() != Some(RESULTS_HEADER) {
-        return Err(bad(format!("no '{RESULTS_HEADER}' line")));
-    }
-    let heading = lines
-        .next()
-        .and_then(|l| l.strip_prefix("match "))
-        .ok_or_else(|| bad("no 'match' line".into()))?
-        .to_string();
-    let mut file = ResultsFile {
-        heading,
-        players: Vec::new(),
-        results: Vec::new(),
-    };
-    for (i, line) in lines.enumerate() {
-        if let Some(name) = line.strip_prefix("player ") {
-            file.players.push(name.to_string());
-        } else {
-            let result = GameResult::parse(line)
-                .ok_or_else(|| bad(format!("line {} is not a result", i + 3)))?;
-            file.results.push(result);
-        }
-    }
-    if file.players.len() < 2 {
-        return Err(bad("fewer than two players".into()));
-    }
-    Ok(file)
-}
-
 /// Puts the results files of a match's shards together (each game once,
 /// in any order of the files) and writes the whole match's tables to
-/// `out`.
+/// `out`, with a warning on stderr naming the games that no file holds.
 pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchError> {
     let mut merged: Option<(String, ResultsFile)> = None;
     let mut games = std::collections::BTreeMap::new();
     for path in paths {
-        let file = read_results(path)?;
+        let bytes = std::fs::read(path).map_err(|source| MatchError::File {
+            path: path.into(),
+            source,
+        })?;
+        let file = parse_results(path, &bytes)?;
+        if file.whole < bytes.len() {
+            log::warn!("{path}: its last line is partial (a stopped run's) and is left out");
+        }
         if let Some((first, m)) = &merged
-            && (m.heading != file.heading || m.players != file.players)
+            && (m.heading != file.heading || m.players != file.players || m.games != file.games)
         {
             return Err(MatchError::Mismatch(first.clone(), path.clone()));
         }
@@ -243,10 +497,42 @@ pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchE
     let Some((_, m)) = merged else {
         return Ok(());
     };
+    let pairs = arena::pairings(m.players.len()).len();
+    let missing: Vec<String> = (0..pairs)
+        .flat_map(|k| (0..m.games).map(move |g| (k, g)))
+        .filter(|key| !games.contains_key(key))
+        .map(|(k, g)| {
+            if pairs == 1 {
+                format!("{g}")
+            } else {
+                format!("{k}:{g}")
+            }
+        })
+        .collect();
+    if !missing.is_empty() {
+        let shown = missing
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let more = if missing.len() > 20 { " ..." } else { "" };
+        log::warn!(
+            "{} of the {} games are in no file (a shard not merged or not finished): {}{more}",
+            missing.len(),
+            pairs * m.games,
+            shown
+        );
+    }
     let results: Vec<GameResult> = games.into_values().collect();
+    let complete = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(", {} of {} games", results.len(), pairs * m.games)
+    };
     writeln!(
         out,
-        "{}\n{}",
+        "{}{complete}\n{}",
         m.heading,
         arena::tables(&m.players, &results)
     )?;

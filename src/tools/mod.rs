@@ -7,6 +7,7 @@ pub mod bench;
 pub mod file_move;
 pub mod perft;
 pub mod probcut;
+pub mod sealed;
 pub mod selfplay;
 pub mod solve;
 pub mod state;

@@ -18,10 +18,12 @@
 //! position as the side to move's discs (u64), the other side's (u64),
 //! the label for the side to move in hundredths of a disc (i16) and the
 //! depth it comes from (u8, 0 for an exact score), then a CRC-32 of the
-//! record. A run appends each game as it ends; a run that is stopped
-//! leaves at most a partial last record, which the next run on the same
-//! file drops (and says so) before it goes on with the games not yet
-//! written.
+//! record. A game has at most 60 positions. A run appends each game as
+//! it ends; a run that is stopped leaves at most a partial last record,
+//! which the next run on the same file drops (and says so) before it goes
+//! on with the games not yet written. Any other damage (a checksum that
+//! fails, a count that runs past the end with whole records after it) is
+//! an error, and the file is left as it is.
 
 use crate::players::Strong;
 use crate::progress::progress;
@@ -29,10 +31,11 @@ use crate::referee::arena::{random_opening, random_plies};
 use crate::rules::{AnyBoard, Game, Move, Position};
 use crate::search::{DISC, Limits, proven_discs};
 pub use crate::shard::Shard;
+use crate::tools::sealed::Pending;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
@@ -106,8 +109,22 @@ pub enum SelfplayError {
     Magic,
     #[error("truncated record at byte {offset}, after {games} whole games")]
     Truncated { offset: usize, games: usize },
-    #[error("corrupted record at byte {offset} (game {game}: checksum mismatch)")]
-    Corrupted { offset: usize, game: u64 },
+    #[error("damaged record at byte {offset}, after {games} whole games ({why})")]
+    Corrupted {
+        offset: usize,
+        games: usize,
+        why: &'static str,
+    },
+    #[error("{path}: {source}")]
+    In {
+        path: String,
+        source: Box<SelfplayError>,
+    },
+    #[error("{path}: {source}; the file is left as it is and no game was played")]
+    Resume {
+        path: String,
+        source: Box<SelfplayError>,
+    },
     #[error("game {0} appears twice with different data")]
     Conflict(u64),
     #[error("{path}: {source}")]
@@ -223,57 +240,134 @@ pub fn encode(game: &GameData) -> Vec<u8> {
     out
 }
 
-/// The games of a file's bytes, in file order, and the length of their
-/// whole records; a partial last record is an error that says where.
+/// The games of a file's bytes, in file order; a partial last record is
+/// an error that says where.
 pub fn decode(bytes: &[u8]) -> Result<Vec<GameData>, SelfplayError> {
-    decode_prefix(bytes).and_then(|(games, end)| {
-        if end == bytes.len() {
-            Ok(games)
-        } else {
-            Err(SelfplayError::Truncated {
-                offset: end,
-                games: games.len(),
-            })
-        }
+    let (games, end) = decode_prefix(bytes)?;
+    if end == bytes.len() {
+        Ok(games)
+    } else {
+        Err(SelfplayError::Truncated {
+            offset: end,
+            games: games.len(),
+        })
+    }
+}
+
+/// Most positions a record holds: one per square empty at the start.
+const MAX_POSITIONS: usize = 60;
+
+/// Bytes of a record of `count` positions: number, count, positions, CRC.
+const fn record_len(count: usize) -> usize {
+    10 + count * POSITION_BYTES + 4
+}
+
+/// What the bytes at a record's start hold.
+enum Parsed {
+    /// A whole record whose checksum and positions hold.
+    Whole(GameData),
+    /// Fewer bytes than the record's count asks for.
+    Short,
+    /// A record that cannot be right, and why.
+    Bad(&'static str),
+}
+
+/// Reads the record at the start of `bytes`, with `count` positions.
+fn parse_record(bytes: &[u8], count: usize) -> Parsed {
+    if count > MAX_POSITIONS {
+        return Parsed::Bad("position count over 60");
+    }
+    let end = record_len(count) - 4;
+    if bytes.len() < end + 4 {
+        return Parsed::Short;
+    }
+    let crc = u32::from_le_bytes(bytes[end..end + 4].try_into().expect("4 bytes"));
+    let mut body = bytes[..end].to_vec();
+    body[8..10].copy_from_slice(&(count as u16).to_le_bytes());
+    if crc32fast::hash(&body) != crc {
+        return Parsed::Bad("checksum mismatch");
+    }
+    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let positions: Vec<Labelled> = (0..count)
+        .map(|k| {
+            let p = 10 + k * POSITION_BYTES;
+            Labelled {
+                player: u64_at(p),
+                opponent: u64_at(p + 8),
+                label: i16::from_le_bytes([bytes[p + 16], bytes[p + 17]]),
+                depth: bytes[p + 18],
+            }
+        })
+        .collect();
+    if positions
+        .iter()
+        .any(|p| p.player & p.opponent != 0 || i32::from(p.label).abs() > 64 * DISC)
+    {
+        return Parsed::Bad("a position that cannot be");
+    }
+    Parsed::Whole(GameData {
+        index: u64_at(0),
+        positions,
     })
 }
 
-/// The whole records at the start of `bytes` and where they end; a
-/// corrupted record is an error, a partial last one is not.
+/// The count field of the record at the start of `bytes` (10 bytes at
+/// least).
+fn count_at(bytes: &[u8]) -> usize {
+    usize::from(u16::from_le_bytes([bytes[8], bytes[9]]))
+}
+
+/// Whether `tail`, the bytes after the last whole record, is what a run
+/// stopped while writing leaves: the start of one record, no longer than
+/// the longest, holding no whole record, and not a whole record whose
+/// count field alone was damaged.
+fn is_torn(tail: &[u8]) -> bool {
+    if tail.len() >= record_len(MAX_POSITIONS) {
+        return false;
+    }
+    let whole_after = (1..tail.len().saturating_sub(9)).any(|k| {
+        matches!(
+            parse_record(&tail[k..], count_at(&tail[k..])),
+            Parsed::Whole(_)
+        )
+    });
+    let recount = tail.len().checked_sub(record_len(0)).and_then(|extra| {
+        (extra % POSITION_BYTES == 0).then(|| parse_record(tail, extra / POSITION_BYTES))
+    });
+    !whole_after && !matches!(recount, Some(Parsed::Whole(_)))
+}
+
+/// The whole records at the start of `bytes` and where they end. A record
+/// that cannot be right is an error; so are bytes after the last whole
+/// record that are not the start of one torn by a stopped run.
 fn decode_prefix(bytes: &[u8]) -> Result<(Vec<GameData>, usize), SelfplayError> {
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(SelfplayError::Magic);
     }
     let mut at = MAGIC.len();
     let mut games = Vec::new();
-    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
     while bytes.len() >= at + 10 {
-        let count = u16::from_le_bytes([bytes[at + 8], bytes[at + 9]]) as usize;
-        let end = at + 10 + count * POSITION_BYTES;
-        if bytes.len() < end + 4 {
-            break;
+        match parse_record(&bytes[at..], count_at(&bytes[at..])) {
+            Parsed::Whole(game) => {
+                at += record_len(game.positions.len());
+                games.push(game);
+            }
+            Parsed::Short => break,
+            Parsed::Bad(why) => {
+                return Err(SelfplayError::Corrupted {
+                    offset: at,
+                    games: games.len(),
+                    why,
+                });
+            }
         }
-        let index = u64_at(at);
-        let crc = u32::from_le_bytes(bytes[end..end + 4].try_into().expect("4 bytes"));
-        if crc32fast::hash(&bytes[at..end]) != crc {
-            return Err(SelfplayError::Corrupted {
-                offset: at,
-                game: index,
-            });
-        }
-        let positions = (0..count)
-            .map(|k| {
-                let p = at + 10 + k * POSITION_BYTES;
-                Labelled {
-                    player: u64_at(p),
-                    opponent: u64_at(p + 8),
-                    label: i16::from_le_bytes([bytes[p + 16], bytes[p + 17]]),
-                    depth: bytes[p + 18],
-                }
-            })
-            .collect();
-        games.push(GameData { index, positions });
-        at = end + 4;
+    }
+    if at < bytes.len() && !is_torn(&bytes[at..]) {
+        return Err(SelfplayError::Corrupted {
+            offset: at,
+            games: games.len(),
+            why: "its length runs past the end of the file, which is no torn last record",
+        });
     }
     Ok((games, at))
 }
@@ -284,12 +378,16 @@ pub fn read(path: &str) -> Result<Vec<GameData>, SelfplayError> {
         path: path.into(),
         source,
     })?;
-    decode(&bytes)
+    decode(&bytes).map_err(|e| SelfplayError::In {
+        path: path.into(),
+        source: Box::new(e),
+    })
 }
 
 /// Plays the shard's games that `out` does not hold yet, on `cfg.threads`
-/// threads, appending each to `out` as it ends (a partial last record
-/// left by a stopped run is dropped first). Returns how many games were
+/// threads, appending each to `out` as it ends. A partial last record
+/// left by a stopped run is dropped first; damage anywhere else is an
+/// error that leaves the file as it is. Returns how many games were
 /// played now.
 pub fn run(cfg: &SelfplayConfig, out: &str) -> Result<u64, SelfplayError> {
     let file_error = |source| SelfplayError::File {
@@ -299,8 +397,16 @@ pub fn run(cfg: &SelfplayConfig, out: &str) -> Result<u64, SelfplayError> {
     // A set: a resumed run looks every game number up among those written
     // (a list made that quadratic: 300,000 games over 77,000 written).
     let done: HashSet<u64> = match std::fs::read(out) {
+        // Not even the whole magic: a run stopped as it began.
+        Ok(bytes) if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) => {
+            std::fs::write(out, MAGIC).map_err(file_error)?;
+            HashSet::new()
+        }
         Ok(bytes) => {
-            let (games, end) = decode_prefix(&bytes)?;
+            let (games, end) = decode_prefix(&bytes).map_err(|e| SelfplayError::Resume {
+                path: out.into(),
+                source: Box::new(e),
+            })?;
             if end < bytes.len() {
                 log::warn!(
                     "{out}: dropping a partial record at byte {end} (a stopped run's last game)"
@@ -379,11 +485,12 @@ pub fn merge(inputs: &[String], out: &str) -> Result<usize, SelfplayError> {
     for game in games.values() {
         bytes.extend_from_slice(&encode(game));
     }
-    let mut file = File::create(out).map_err(|source| SelfplayError::File {
-        path: out.into(),
-        source,
-    })?;
-    file.write_all(&bytes)?;
+    Pending::new(out)
+        .and_then(|file| file.commit(&bytes))
+        .map_err(|source| SelfplayError::File {
+            path: out.into(),
+            source,
+        })?;
     Ok(games.len())
 }
 
@@ -535,7 +642,11 @@ mod tests {
         bad[30] ^= 4;
         assert!(matches!(
             decode(&bad),
-            Err(SelfplayError::Corrupted { offset: 8, game: 0 })
+            Err(SelfplayError::Corrupted {
+                offset: 8,
+                games: 0,
+                ..
+            })
         ));
         assert!(matches!(decode(b"RVPAT01\0"), Err(SelfplayError::Magic)));
     }
@@ -647,7 +758,7 @@ mod tests {
         std::fs::write(&path, &bad).unwrap();
         assert!(matches!(
             run(&config(5, Shard::ALL), &path),
-            Err(SelfplayError::Corrupted { .. })
+            Err(SelfplayError::Resume { .. })
         ));
         assert_eq!(std::fs::read(&path).unwrap(), bad);
     }

@@ -9,6 +9,7 @@
 //! with), and a share of the games is held out to report how
 //! well the evaluation predicts them.
 
+use super::sealed::{self, Pending};
 use super::{GamesError, progress, read_games as read_game_lines};
 use crate::rules::{AnyBoard, Bitboard, Color, Game, Move, parse_move, split_move_list};
 use crate::search::pattern::{BUILTIN_WEIGHTS, PatternEval};
@@ -25,8 +26,8 @@ use std::io::{self, Read, Write};
 pub enum TrainError {
     #[error(transparent)]
     Games(#[from] GamesError),
-    #[error("truncated sample file")]
-    TruncatedCache,
+    #[error("{path}: {why}; it is left as it is (remove it to make it again)")]
+    Samples { path: String, why: String },
     #[error(
         "{path} was not labelled at depth {depth} from {solve_empties} solved empties with these weights for these games: remove it to label again"
     )]
@@ -155,11 +156,58 @@ pub struct Labels {
     pub weights: Option<String>,
 }
 
-/// The labelled samples file: magic, label depth, solved empties and the
-/// CRC-32 of the labelling weights' file (u32 little-endian: it tells a
-/// file labelled with other weights apart), then the samples as
+/// The labelled samples file, sealed ([`sealed::seal`]): label depth,
+/// solved empties and the CRC-32 of the labelling weights' file (u32
+/// little-endian: it tells a file labelled with other weights apart), then
+/// the samples as [`save_samples`] writes them.
+const LABELS_MAGIC: &[u8; 8] = b"RVLAB03\0";
+
+/// The solved samples file (`--cache`), sealed: the samples as
 /// [`save_samples`] writes them.
-const LABELS_MAGIC: &[u8; 8] = b"RVLAB02\0";
+const CACHE_MAGIC: &[u8; 8] = b"RVSMP01\0";
+
+/// The bytes of the file at `path`, or `None` when there is none.
+fn read_if_there(path: &str) -> Result<Option<Vec<u8>>, TrainError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(TrainError::File {
+            path: path.into(),
+            source,
+        }),
+    }
+}
+
+/// The body of the sealed file of `kind` at `path`, whose bytes are
+/// `bytes`.
+fn read_sealed(
+    path: &str,
+    kind: &'static str,
+    magic: &[u8; 8],
+    bytes: &[u8],
+) -> Result<Vec<u8>, TrainError> {
+    sealed::unseal(kind, magic, bytes)
+        .map(<[u8]>::to_vec)
+        .map_err(|e| TrainError::Samples {
+            path: path.into(),
+            why: e.to_string(),
+        })
+}
+
+/// Starts writing the file at `path` (its folder is checked now).
+fn pending(path: &str) -> Result<Pending, TrainError> {
+    Pending::new(path).map_err(|source| TrainError::File {
+        path: path.into(),
+        source,
+    })
+}
+
+/// Writes a pending file.
+fn commit(file: Pending, bytes: &[u8]) -> Result<(), TrainError> {
+    let path = file.path().to_string_lossy().into_owned();
+    file.commit(bytes)
+        .map_err(|source| TrainError::File { path, source })
+}
 
 /// `games` with the positions before the solved ones labelled as `label`
 /// says, from its file when that was made with the same settings.
@@ -179,30 +227,15 @@ fn labelled(
         None => None,
     };
     let weights = read.as_deref().unwrap_or(BUILTIN_WEIGHTS);
-    let mut header = LABELS_MAGIC.to_vec();
-    header.extend_from_slice(&label.depth.to_le_bytes());
+    let mut header = label.depth.to_le_bytes().to_vec();
     header.extend_from_slice(&cfg.solve_empties.to_le_bytes());
     header.extend_from_slice(&crc32fast::hash(weights).to_le_bytes());
-    if let Some(path) = &label.file
-        && let Ok(bytes) = std::fs::read(path)
-    {
-        let body =
-            bytes
-                .strip_prefix(header.as_slice())
-                .ok_or_else(|| TrainError::LabelsMismatch {
-                    path: path.clone(),
-                    depth: label.depth,
-                    solve_empties: cfg.solve_empties,
-                })?;
-        let read = load_samples(body)?;
-        if read.len() != games.len() {
-            return Err(TrainError::LabelsMismatch {
-                path: path.clone(),
-                depth: label.depth,
-                solve_empties: cfg.solve_empties,
-            });
+    let mut out = None;
+    if let Some(path) = &label.file {
+        match read_if_there(path)? {
+            None => out = Some(pending(path)?),
+            Some(bytes) => return read_labels(path, &bytes, &header, label, cfg, games.len()),
         }
-        return Ok(read);
     }
     let parsed;
     let eval = match &label.weights {
@@ -228,14 +261,38 @@ fn labelled(
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
-    if let Some(path) = &label.file {
+    if let Some(out) = out {
         header.extend(save_samples(&games));
-        std::fs::write(path, header).map_err(|source| TrainError::File {
-            path: path.clone(),
-            source,
-        })?;
+        commit(out, &sealed::seal(LABELS_MAGIC, &header))?;
     }
     Ok(games)
+}
+
+/// The labelled samples of the labels file `bytes` at `path`, if it was
+/// made with the settings `header` says, for `games` games.
+fn read_labels(
+    path: &str,
+    bytes: &[u8],
+    header: &[u8],
+    label: &Labels,
+    cfg: &TrainConfig,
+    games: usize,
+) -> Result<Vec<Vec<Sample>>, TrainError> {
+    let mismatch = || TrainError::LabelsMismatch {
+        path: path.into(),
+        depth: label.depth,
+        solve_empties: cfg.solve_empties,
+    };
+    let body = read_sealed(path, "labelled samples", LABELS_MAGIC, bytes)?;
+    let samples = body.strip_prefix(header).ok_or_else(mismatch)?;
+    let read = load_samples(samples).map_err(|why| TrainError::Samples {
+        path: path.into(),
+        why,
+    })?;
+    if read.len() != games {
+        return Err(mismatch());
+    }
+    Ok(read)
 }
 
 /// One training position: the side to move's discs, the other side's, and
@@ -456,28 +513,40 @@ pub fn save_samples(games: &[Vec<Sample>]) -> Vec<u8> {
     out
 }
 
-/// Reads what [`save_samples`] wrote.
-pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, TrainError> {
+/// Bytes of one sample in [`save_samples`]' format.
+const SAMPLE_BYTES: usize = 8 + 8 + 1;
+
+/// Reads what [`save_samples`] wrote; a count past the end, or a sample
+/// that cannot be (discs on both sides of a square, a score past 64), is
+/// an error that says where.
+pub fn load_samples(bytes: &[u8]) -> Result<Vec<Vec<Sample>>, String> {
     let mut games = Vec::new();
     let mut i = 0;
-    let take = |i: &mut usize, n: usize| -> Result<&[u8], TrainError> {
-        let part = bytes.get(*i..*i + n).ok_or(TrainError::TruncatedCache)?;
-        *i += n;
-        Ok(part)
-    };
     while i < bytes.len() {
-        let count = u32::from_le_bytes(take(&mut i, 4)?.try_into().expect("4 bytes")) as usize;
-        let mut g = Vec::with_capacity(count);
-        for _ in 0..count {
-            let player = u64::from_le_bytes(take(&mut i, 8)?.try_into().expect("8 bytes"));
-            let opponent = u64::from_le_bytes(take(&mut i, 8)?.try_into().expect("8 bytes"));
-            let target = take(&mut i, 1)?[0] as i8;
-            g.push(Sample {
-                player,
-                opponent,
-                target,
-            });
+        let at = i;
+        let count = bytes
+            .get(i..i + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+            .filter(|&c| c <= (bytes.len() - i - 4) / SAMPLE_BYTES)
+            .ok_or_else(|| format!("game {} at byte {at} runs past the end", games.len()))?;
+        i += 4;
+        let g: Vec<Sample> = bytes[i..i + count * SAMPLE_BYTES]
+            .chunks_exact(SAMPLE_BYTES)
+            .map(|b| Sample {
+                player: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+                opponent: u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")),
+                target: b[16] as i8,
+            })
+            .collect();
+        if g.iter()
+            .any(|s| s.player & s.opponent != 0 || s.target.unsigned_abs() > 64)
+        {
+            return Err(format!(
+                "game {} at byte {at} holds a position that cannot be",
+                games.len()
+            ));
         }
+        i += count * SAMPLE_BYTES;
         games.push(g);
     }
     Ok(games)
@@ -506,13 +575,32 @@ pub fn run(
     input: impl Read,
     out: &mut dyn Write,
 ) -> Result<(), TrainError> {
-    let file_error = |path: &str| {
-        let path = path.to_string();
-        move |source| TrainError::File { path, source }
+    // Every file to write is started now: a folder that cannot take one
+    // fails before the work.
+    let weights_out = pending(weights_path)?;
+    if let Some(Labels {
+        file: Some(path), ..
+    }) = &cfg.label
+        && read_if_there(path)?.is_none()
+    {
+        drop(pending(path)?);
+    }
+    let cached = match cache {
+        Some(path) => read_if_there(path)?.map(|bytes| (path, bytes)),
+        None => None,
     };
-    let cached = cache.and_then(|c| std::fs::read(c).ok());
+    let cache_out = match (cache, &cached) {
+        (Some(path), None) => Some(pending(path)?),
+        _ => None,
+    };
     let mut per_game = match cached {
-        Some(bytes) => load_samples(&bytes)?,
+        Some((path, bytes)) => {
+            let body = read_sealed(path, "solved samples", CACHE_MAGIC, &bytes)?;
+            load_samples(&body).map_err(|why| TrainError::Samples {
+                path: path.into(),
+                why,
+            })?
+        }
         None => {
             let games = read_game_lines(input, limit)?;
             let bar = progress(
@@ -521,8 +609,8 @@ pub fn run(
             );
             let per_game = collect(&games, cfg, &|| bar.inc(1));
             bar.finish_and_clear();
-            if let Some(c) = cache {
-                std::fs::write(c, save_samples(&per_game)).map_err(file_error(c))?;
+            if let Some(out) = cache_out {
+                commit(out, &sealed::seal(CACHE_MAGIC, &save_samples(&per_game)))?;
             }
             per_game
         }
@@ -571,8 +659,7 @@ pub fn run(
             report(&weights, &test)
         )?;
     }
-    let bytes = PatternEval::to_bytes(&quantize(&weights));
-    std::fs::write(weights_path, bytes).map_err(file_error(weights_path))?;
+    commit(weights_out, &PatternEval::to_bytes(&quantize(&weights)))?;
     writeln!(out, "weights written to {weights_path}")?;
     Ok(())
 }
@@ -839,10 +926,13 @@ mod tests {
             ],
         ];
         let back = load_samples(&save_samples(&games)).unwrap();
-        assert_eq!(back.len(), 3);
-        assert_eq!((back[0][0].player, back[0][0].target), (1, -7));
-        assert_eq!(back[2].len(), 3);
+        assert_eq!(back, games);
         assert!(load_samples(&[1, 0, 0, 0, 5]).is_err());
+        // A count past the end is refused before anything is allocated.
+        assert!(load_samples(&[0xff; 4]).is_err());
+        let mut both = save_samples(&games);
+        both[4] = 3;
+        assert!(load_samples(&both).is_err(), "a square of both sides");
     }
 
     #[test]
@@ -949,11 +1039,12 @@ mod tests {
         // at all while their labels file stands, and are an error that
         // names them once labelling is due.
         std::fs::write(&weights, b"not weights").unwrap();
-        let mut kept = std::fs::read(&file).unwrap();
-        // The weights' CRC follows the magic, the depth and the empties.
-        let crc = LABELS_MAGIC.len() + 8;
-        kept[crc..crc + 4].copy_from_slice(&crc32fast::hash(b"not weights").to_le_bytes());
-        std::fs::write(&file, &kept).unwrap();
+        let mut kept = sealed::unseal("labels", LABELS_MAGIC, &std::fs::read(&file).unwrap())
+            .unwrap()
+            .to_vec();
+        // The weights' CRC follows the depth and the empties.
+        kept[8..12].copy_from_slice(&crc32fast::hash(b"not weights").to_le_bytes());
+        std::fs::write(&file, sealed::seal(LABELS_MAGIC, &kept)).unwrap();
         assert_eq!(labelled(games.clone(), &reweighted, &cfg).unwrap(), made);
         std::fs::remove_file(&file).unwrap();
         let refused = labelled(games, &reweighted, &cfg).unwrap_err();
