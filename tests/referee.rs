@@ -396,3 +396,81 @@ fn match_shards_merge_into_the_whole_match() {
     assert!(String::from_utf8_lossy(&mixed.stderr).contains("different matches"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Whether any process of group `group` runs (zombies, which init reaps
+/// in its own time, do not count).
+fn group_runs(group: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| {
+            // After the command's closing parenthesis: state, ppid, pgrp.
+            let fields: Vec<&str> = stat
+                .rsplit_once(") ")
+                .map_or(vec![], |(_, rest)| rest.split(' ').collect());
+            fields.len() > 2 && fields[0] != "Z" && fields[2] == group
+        })
+    })
+}
+
+#[test]
+fn an_interrupted_referee_ends_its_engines() {
+    for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        // An engine that ignores those signals and EOF, says its group
+        // once it runs, and hangs on genmove with a child of its own.
+        let pid_file = std::env::temp_dir().join(format!(
+            "reversi-fakes-{}/stubborn-{signal}.pid",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&pid_file);
+        let stubborn = fake_script(
+            &format!("stubborn-{signal}"),
+            &format!(
+                "    genmove*) echo $$ > '{}'; sleep 1000 ;;\n    *) printf '=\\n\\n' ;;\n",
+                pid_file.display()
+            ),
+        );
+        let script = std::fs::read_to_string(&stubborn).unwrap();
+        let script = script.replacen("#!/bin/sh\n", "#!/bin/sh\ntrap '' INT TERM HUP\n", 1)
+            + "while :; do sleep 1; done\n";
+        std::fs::write(&stubborn, script).unwrap();
+        let referee = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["match", &format!("cmd:{}", stubborn.display()), "greedy"])
+            .args(["--games", "2", "--time-ms", "600000", "--openings", "none"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The engine is thinking once its pid is written.
+        let start = std::time::Instant::now();
+        let group = loop {
+            if let Ok(pid) = std::fs::read_to_string(&pid_file)
+                && pid.ends_with('\n')
+            {
+                break pid.trim().to_string();
+            }
+            assert!(
+                start.elapsed().as_secs() < 60,
+                "the engine never got genmove"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        assert!(group_runs(&group));
+        Command::new("kill")
+            .args([&format!("-{signal}"), &referee.id().to_string()])
+            .status()
+            .unwrap();
+        let out = referee.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(status), "SIG{signal}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("1 engine(s) ended"), "{err}");
+        // The group was killed before the referee exited; its processes
+        // may take a moment to be gone from /proc.
+        let start = std::time::Instant::now();
+        while group_runs(&group) && start.elapsed().as_secs() < 10 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            !group_runs(&group),
+            "SIG{signal}: engine group {group} still runs"
+        );
+    }
+}

@@ -4,6 +4,12 @@
 //! children, leaves nothing running); its stdout read on a thread of its
 //! own into messages; the last lines it wrote to stderr kept (a few, each
 //! cut short) to say why it died.
+//!
+//! A group of its own keeps a terminal's Ctrl-C from reaching the engine,
+//! so the referee ends the groups itself: every running engine's group is
+//! in a list, and once the first engine starts, a thread waits for
+//! SIGINT, SIGTERM and SIGHUP, kills every group on the list and exits
+//! with the signal's status (128 + its number).
 
 use super::client::ClientError;
 use crate::rules::printable;
@@ -11,7 +17,7 @@ use crossbeam_channel::{Receiver, bounded};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{self, Child, ChildStdin, ChildStdout, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 use std::thread;
 use std::time::Duration;
 
@@ -19,6 +25,52 @@ use std::time::Duration;
 const STDERR_LINES: usize = 5;
 /// How much of each stderr line is kept, in characters.
 const STDERR_LINE_CHARS: usize = 200;
+
+/// The process groups of the engines running now. Starting an engine and
+/// putting it here, and taking it off and killing it, each hold the lock,
+/// as the signal thread does from a signal to the exit: no engine starts
+/// unseen or outlives an interrupted referee.
+static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// Starts, once, the thread that ends every group on [`GROUPS`] and exits
+/// when the referee is interrupted or terminated.
+fn watch_signals() {
+    static WATCH: Once = Once::new();
+    WATCH.call_once(|| {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            Ok(s) => s,
+            Err(e) => {
+                log::warn!(
+                    "cannot watch for signals ({e}): an interrupt may leave engines running"
+                );
+                return;
+            }
+        };
+        let watcher = thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+                    for &group in groups.iter() {
+                        // SAFETY: kill(2) only sends a signal, to a group this
+                        // process started and has not reaped.
+                        unsafe {
+                            libc::kill(-group, libc::SIGKILL);
+                        }
+                    }
+                    eprintln!(
+                        "reversi: stopped by signal {signal}; {} engine(s) ended",
+                        groups.len()
+                    );
+                    process::exit(128 + signal);
+                }
+            });
+        if let Err(e) = watcher {
+            log::warn!("cannot watch for signals ({e}): an interrupt may leave engines running");
+        }
+    });
+}
 
 /// A running engine process.
 pub(super) struct EngineProcess {
@@ -43,11 +95,16 @@ impl EngineProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .spawn()
-            .map_err(|e| ClientError::Spawn(e.to_string()))?;
+        watch_signals();
+        let mut child = {
+            let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+            let child = command
+                .spawn()
+                .map_err(|e| ClientError::Spawn(e.to_string()))?;
+            groups.extend(libc::pid_t::try_from(child.id()));
+            child
+        };
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = StderrTail::spawn(child.stderr.take().expect("piped stderr"))
             .map_err(|e| ClientError::Spawn(e.to_string()))?;
@@ -90,13 +147,17 @@ impl EngineProcess {
     /// Ends the engine's whole process group, then reaps the engine.
     pub(super) fn kill(&mut self) {
         self.stdin.take();
-        #[cfg(unix)]
         if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: kill(2) only sends a signal; the group is the one
-            // the engine was started in (its id is the engine's pid), and
-            // it still exists, since the engine is not reaped yet.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
+            let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = groups.iter().position(|&g| g == group) {
+                groups.swap_remove(i);
+                // SAFETY: kill(2) only sends a signal; the group is the one
+                // the engine was started in (its id is the engine's pid),
+                // and it still exists, since the engine is not reaped yet
+                // (it was on the list).
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
             }
         }
         let _ = self.child.kill();
