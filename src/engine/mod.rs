@@ -6,10 +6,15 @@
 //! Front ends (the daemon, the lab programs, the referee's built-in
 //! players) never search themselves: they ask [`Engine::choose`], which
 //! waits for the answer or for the hard deadline, then stops the job and
-//! takes what the player had, and always returns a legal move. A player
-//! that dies (a panic) or does not answer within [`GRACE`] after its
-//! deadline is replaced by a fresh one, and the move is then the greedy
-//! one (logged as an error).
+//! takes what the player had, and always returns a legal move.
+//!
+//! Slow is told apart from dead. A player that has not answered within
+//! [`GRACE`] after its deadline is late (on a loaded machine its thread
+//! may not have run): the move is the greedy one, and the player, its
+//! table and its late answer are kept. Only a player that died (a panic)
+//! or has stayed silent for [`STUCK_LIMIT`] is replaced by a fresh one.
+//! The engine also keeps the lateness of recent answers, and moves later
+//! deadlines that much earlier while it lasts (see [`Lag`]).
 
 mod clock;
 
@@ -29,10 +34,43 @@ use std::time::{Duration, Instant};
 /// hand back its move before the engine gives up on it.
 pub const GRACE: Duration = Duration::from_millis(40);
 
-/// How long a change between searches (a new game's cleared table, a new
-/// table of up to [`MAX_HASH_MB`]) may take before the player is taken
-/// for stuck.
-const SETTLE_LIMIT: Duration = Duration::from_secs(30);
+/// How long a player may stay silent, past a stopped search's deadline or
+/// in a change between searches (a new game's cleared table, a new table
+/// of up to [`MAX_HASH_MB`] on a starved machine), before it is taken for
+/// stuck and replaced.
+const STUCK_LIMIT: Duration = Duration::from_secs(30);
+
+/// How late the player's answers have come after their hard deadline: the
+/// latest lateness, fading by a thirty-second with each answer after it. A
+/// search is stopped at its deadline and answers within a millisecond or
+/// two, unless the machine does not run its thread (on a loaded machine
+/// answers came up to 20 ms late at 100 ms a move, and over 100 ms at
+/// times); while such delays last, each new deadline is moved earlier by
+/// the lag, by at most half the time the search has, so that the reply
+/// still comes within the time asked. A slower fade (a thirty-second
+/// rather than an eighth) halved the late replies under load
+/// (docs/research/time.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Lag(Duration);
+
+impl Lag {
+    /// Takes in an answer that came at `answered` for a deadline `hard`.
+    fn observe(&mut self, hard: Instant, answered: Instant) {
+        let late = answered.saturating_duration_since(hard);
+        self.0 = late.max(self.0 - self.0 / 32);
+    }
+
+    /// `limits` with their deadlines moved earlier by the lag, by at most
+    /// half of what is left of them at `now`.
+    fn apply(&self, mut limits: Limits, now: Instant) -> Limits {
+        if let Some(hard) = limits.hard {
+            let shift = self.0.min(hard.saturating_duration_since(now) / 2);
+            limits.hard = Some(hard - shift);
+            limits.soft = limits.soft.map(|s| (s - shift).min(hard - shift));
+        }
+        limits
+    }
+}
 
 /// A position to think about.
 struct Task {
@@ -247,8 +285,8 @@ pub enum NoAnalysis {
     /// The player does not search (all but `strong`).
     #[error("{0} does not analyse positions")]
     Unsupported(String),
-    /// The player did not answer by its deadline and was restarted.
-    #[error("{0} gave no analysis in time and was restarted")]
+    /// The player did not answer by its deadline.
+    #[error("{0} gave no analysis in time")]
     NoAnswer(String),
 }
 
@@ -261,6 +299,29 @@ pub struct Engine {
     depth_defined: bool,
     resources: Resources,
     next_ticket: u64,
+    /// The job the player is late with, its deadline, and since when the
+    /// engine stopped waiting for it.
+    overdue: Option<Overdue>,
+    lag: Lag,
+}
+
+impl Drop for Engine {
+    /// A player late with a job was told to stop; one that never does
+    /// must not hold up the program's exit, so its thread is left to end
+    /// on its own.
+    fn drop(&mut self) {
+        if self.overdue.is_some() {
+            self.worker.abandon();
+        }
+    }
+}
+
+/// A job whose answer did not come by its deadline and grace.
+#[derive(Clone, Copy, Debug)]
+struct Overdue {
+    ticket: u64,
+    hard: Instant,
+    since: Instant,
 }
 
 impl Engine {
@@ -282,6 +343,8 @@ impl Engine {
             depth_defined,
             resources,
             next_ticket: 0,
+            overdue: None,
+            lag: Lag::default(),
         }
     }
 
@@ -329,7 +392,7 @@ impl Engine {
     /// clear of the table and the first load of the evaluation (some
     /// 100 ms on a busy machine) once ran into the first move of a match
     /// and past its deadline, and the move was the greedy one. A player
-    /// that does not finish within [`SETTLE_LIMIT`] is restarted.
+    /// that does not finish within [`STUCK_LIMIT`] is restarted.
     fn settle(&mut self, setting: Setting) {
         self.next_ticket += 1;
         let ticket = self.next_ticket;
@@ -337,12 +400,12 @@ impl Engine {
             // The fresh player starts in the state asked for.
             return;
         }
-        let limit = after(SETTLE_LIMIT);
+        let limit = after(STUCK_LIMIT);
         loop {
             select! {
                 recv(self.worker.answers) -> answer => match answer {
                     Ok(a) if a.ticket == ticket => return,
-                    Ok(_) => continue, // a late answer to an abandoned job
+                    Ok(a) => self.late_answer(&a),
                     Err(_) => break,
                 },
                 recv(limit) -> _ => break,
@@ -351,9 +414,42 @@ impl Engine {
         self.restart();
     }
 
+    /// Takes note of an answer to a job the engine stopped waiting for
+    /// (progress reports do not end the job).
+    fn late_answer(&mut self, answer: &Answer) {
+        if let Some(o) = self.overdue
+            && o.ticket == answer.ticket
+            && !matches!(answer.reply, Reply::Progress(_))
+        {
+            let now = Instant::now();
+            self.lag.observe(o.hard, now);
+            log::info!(
+                "the {} player answered {:.0?} after its deadline",
+                self.player,
+                now - o.hard
+            );
+            self.overdue = None;
+        }
+    }
+
+    /// Before a new job: takes the late answers that have come, and
+    /// replaces a player that has stayed silent for [`STUCK_LIMIT`].
+    fn catch_up(&mut self) {
+        while let Ok(a) = self.worker.answers.try_recv() {
+            self.late_answer(&a);
+        }
+        if self
+            .overdue
+            .is_some_and(|o| o.since.elapsed() >= STUCK_LIMIT)
+        {
+            self.restart();
+        }
+    }
+
     /// Sends `job` to the search thread; a dead thread is replaced by a
     /// fresh player and the job dropped (false).
     fn send(&mut self, job: Job) -> bool {
+        self.catch_up();
         let sent = self
             .worker
             .jobs
@@ -368,14 +464,15 @@ impl Engine {
     /// Replaces a dead or stuck player by a fresh one of the same name.
     fn restart(&mut self) {
         log::error!(
-            "the {} player stopped answering; restarting it",
+            "the {} player died or stopped answering; restarting it",
             self.player
         );
         if let Ok(fresh) = Engine::new(&self.player, self.resources) {
-            let ticket = self.next_ticket;
+            let (ticket, lag) = (self.next_ticket, self.lag);
             self.worker.abandon();
             *self = fresh;
             self.next_ticket = ticket;
+            self.lag = lag;
         }
     }
 
@@ -400,23 +497,23 @@ impl Engine {
     /// The player's legal move (or pass) for the side to move in
     /// `position` within `limits`, with its score if it has one. At the
     /// hard deadline the job's stop token is raised; if no answer comes
-    /// within [`GRACE`] after that (or the player died, or answered an
-    /// illegal move), the player is restarted and the greedy move is the
-    /// answer.
+    /// within [`GRACE`] after that, or the player died or answered an
+    /// illegal move, the greedy move is the answer (and a player that
+    /// died or answered an illegal move is restarted).
     pub fn decide(&mut self, position: &Position, limits: Limits) -> Decision {
         match self.ask(position, limits, Job::Choose, &mut |_| {}) {
             Some(Reply::Move(d)) if position.play(d.mv).is_ok() => d,
             answer => {
-                log::error!(
-                    "{} gave no legal move ({}); playing greedy",
-                    self.player,
-                    match answer {
-                        Some(Reply::Move(d)) => format!("{} is illegal", d.mv),
-                        _ => "no answer".into(),
+                match &answer {
+                    Some(Reply::Move(d)) => {
+                        log::error!(
+                            "{} answered {}, an illegal move; playing greedy",
+                            self.player,
+                            d.mv
+                        );
+                        self.restart();
                     }
-                );
-                if answer.is_some() {
-                    self.restart();
+                    _ => log::warn!("{} gave no move in time; playing greedy", self.player),
                 }
                 Decision {
                     mv: Greedy.choose(position, &Limits::unlimited()),
@@ -455,6 +552,11 @@ impl Engine {
         }
     }
 
+    /// Sends the job `job` makes of a task, and waits for its answer: to
+    /// the hard deadline (moved earlier by the [`Lag`]), then, with the
+    /// job's stop raised, for [`GRACE`]. `None` when no answer came: the
+    /// player is late (it is kept, and its answer taken in when it comes)
+    /// or dead (it is restarted).
     fn ask(
         &mut self,
         position: &Position,
@@ -464,6 +566,7 @@ impl Engine {
     ) -> Option<Reply> {
         self.next_ticket += 1;
         let ticket = self.next_ticket;
+        let limits = self.lag.apply(limits, Instant::now());
         let stop = limits.stop.clone();
         let deadline = limits.hard;
         let task = Box::new(Task {
@@ -471,7 +574,9 @@ impl Engine {
             position: *position,
             limits,
         });
-        self.send(job(task));
+        if !self.send(job(task)) {
+            return None;
+        }
         let timeout = match deadline {
             Some(d) => after(d.saturating_duration_since(Instant::now())),
             None => never(),
@@ -485,15 +590,29 @@ impl Engine {
                             progress(&a);
                         }
                     }
-                    Ok(a) if a.ticket == ticket => return Some(a.reply),
-                    Ok(_) => continue, // a late answer to an abandoned job
+                    Ok(a) if a.ticket == ticket => {
+                        if let Some(hard) = deadline {
+                            self.lag.observe(hard, Instant::now());
+                        }
+                        return Some(a.reply);
+                    }
+                    Ok(a) => self.late_answer(&a),
                     Err(_) => break,
                 },
                 recv(timeout) -> _ => {
                     stop.stop();
                     grace = after(GRACE);
                 },
-                recv(grace) -> _ => break,
+                recv(grace) -> _ => {
+                    if self.worker.thread.as_ref().is_some_and(|t| !t.is_finished()) {
+                        let hard = deadline.expect("a grace follows a deadline");
+                        let since = Instant::now();
+                        self.lag.observe(hard, since);
+                        self.overdue = Some(Overdue { ticket, hard, since });
+                        return None;
+                    }
+                    break;
+                },
             }
         }
         self.restart();
@@ -506,10 +625,14 @@ mod tests {
     use super::*;
 
     /// A player whose new game takes a while to set up, as a large table's
-    /// clear does, and that counts its nodes (the greedy stand-in has none).
-    struct SlowStart;
+    /// clear does, and says when the set-up ended; it counts its nodes
+    /// (the greedy stand-in has none).
+    #[derive(Default)]
+    struct SlowStart {
+        set_up: std::sync::Arc<std::sync::Mutex<Option<Instant>>>,
+    }
 
-    const SET_UP: Duration = Duration::from_millis(300);
+    const SET_UP: Duration = Duration::from_millis(100);
 
     impl Player for SlowStart {
         fn name(&self) -> String {
@@ -527,29 +650,113 @@ mod tests {
         }
         fn new_game(&mut self) {
             thread::sleep(SET_UP);
+            *self.set_up.lock().unwrap() = Some(Instant::now());
         }
     }
 
     #[test]
     fn a_new_game_is_set_up_before_the_next_move_is_timed() {
-        let mut engine = Engine::running(Box::new(SlowStart), "slow-start", Resources::default());
-        let start = Instant::now();
+        // The order of two instants, not a length of time: a loaded
+        // machine cannot fail it.
+        let player = SlowStart::default();
+        let set_up = player.set_up.clone();
+        let mut engine = Engine::running(Box::new(player), "slow-start", Resources::default());
         engine.new_game();
-        assert!(
-            start.elapsed() >= SET_UP,
-            "new_game returned before the set-up"
-        );
-        // A move with less time than the set-up took is the player's own,
-        // not the greedy stand-in of a player that missed its deadline.
+        let returned = Instant::now();
+        let ended = set_up.lock().unwrap().expect("the set-up ran");
+        assert!(ended <= returned, "new_game returned before the set-up");
+        // The next move is the player's own.
         let pos = Position::start(8).unwrap();
-        let limits = Limits::unlimited().with_budget_from(
-            Instant::now(),
-            Duration::from_millis(50),
-            Duration::from_millis(50),
-        );
-        let decision = engine.decide(&pos, limits);
+        let decision = engine.decide(&pos, Limits::unlimited());
         assert_eq!(decision.nodes, 7);
         assert_eq!(decision.mv, Move::Place(pos.legal_moves(pos.to_move())[0]));
+    }
+
+    /// A player that answers each move only once the test lets it, and
+    /// counts the moves it was asked for: a count that goes on shows the
+    /// same player (and its table) was kept.
+    struct Held {
+        release: crossbeam_channel::Receiver<()>,
+        asked: u64,
+    }
+
+    impl Player for Held {
+        fn name(&self) -> String {
+            "held".into()
+        }
+        fn choose(&mut self, pos: &Position, limits: &Limits) -> Move {
+            self.decide(pos, limits).mv
+        }
+        fn decide(&mut self, pos: &Position, _limits: &Limits) -> Decision {
+            self.asked += 1;
+            let _ = self.release.recv();
+            Decision {
+                mv: Move::Place(*pos.legal_moves(pos.to_move()).last().unwrap()),
+                score: None,
+                nodes: self.asked,
+            }
+        }
+    }
+
+    #[test]
+    fn a_late_player_is_kept_and_its_lateness_moves_the_next_deadlines() {
+        let (release, held) = crossbeam_channel::unbounded();
+        let player = Held {
+            release: held,
+            asked: 0,
+        };
+        let mut engine = Engine::running(Box::new(player), "held", Resources::default());
+        let pos = Position::start(8).unwrap();
+        let greedy = Greedy.choose(&pos, &Limits::unlimited());
+        let soon = || {
+            Limits::unlimited().with_budget_from(
+                Instant::now(),
+                Duration::from_millis(10),
+                Duration::from_millis(10),
+            )
+        };
+        // Held past its deadline and grace: the greedy move, at once.
+        let late = engine.decide(&pos, soon());
+        assert_eq!((late.mv, late.nodes), (greedy, 0));
+        assert!(engine.overdue.is_some());
+        assert!(engine.lag.0 >= GRACE, "{:?}", engine.lag);
+        // Let go: the late answer is taken in, and the next move is the
+        // same player's (its second).
+        release.send(()).unwrap();
+        release.send(()).unwrap();
+        let next = engine.decide(&pos, Limits::unlimited());
+        assert_eq!(next.nodes, 2, "the player was replaced");
+        assert_ne!(next.mv, greedy);
+        assert!(engine.overdue.is_none());
+    }
+
+    #[test]
+    fn the_lag_fades_and_takes_at_most_half_of_a_deadline() {
+        let now = Instant::now();
+        let mut lag = Lag::default();
+        lag.observe(now, now - Duration::from_millis(5));
+        assert_eq!(lag.0, Duration::ZERO, "an early answer is not late");
+        lag.observe(now, now + Duration::from_millis(80));
+        assert_eq!(lag.0, Duration::from_millis(80));
+        lag.observe(now, now);
+        assert_eq!(lag.0, Duration::from_micros(77_500));
+        let limits = Limits::unlimited().with_budget_from(
+            now,
+            Duration::from_millis(1000),
+            Duration::from_millis(500),
+        );
+        let moved = lag.apply(limits.clone(), now);
+        assert_eq!(moved.hard, Some(now + Duration::from_micros(922_500)));
+        assert_eq!(moved.soft, Some(now + Duration::from_micros(422_500)));
+        let short = Limits::unlimited().with_budget_from(
+            now,
+            Duration::from_millis(100),
+            Duration::from_millis(100),
+        );
+        let moved = lag.apply(short, now);
+        assert_eq!(moved.hard, Some(now + Duration::from_millis(50)));
+        assert_eq!(moved.soft, Some(now + Duration::from_millis(50)));
+        assert_eq!(lag.apply(Limits::unlimited(), now).hard, None);
     }
 
     /// A player that analyses but ignores its stop, far past any grace.
@@ -583,7 +790,8 @@ mod tests {
                 Duration::from_millis(20),
             )
         };
-        let mut engine = Engine::running(Box::new(SlowStart), "slow-start", Resources::default());
+        let slow = Box::new(SlowStart::default());
+        let mut engine = Engine::running(slow, "slow-start", Resources::default());
         let none = engine.analyse(&pos, limits(), false, &mut |_| {});
         assert_eq!(
             none.unwrap_err().to_string(),
@@ -593,7 +801,7 @@ mod tests {
         let late = engine.analyse(&pos, limits(), false, &mut |_| {});
         assert_eq!(
             late.unwrap_err().to_string(),
-            "deaf gave no analysis in time and was restarted"
+            "deaf gave no analysis in time"
         );
     }
 }
