@@ -174,9 +174,10 @@ enum Command {
         /// Search threads, 1 to 256 (default: every core of the machine).
         #[arg(long, value_parser = threads())]
         threads: Option<u64>,
-        /// Number of the first position (default: from the file name).
-        #[arg(long)]
-        first: Option<usize>,
+        /// Number of the first position, 0 to 100000000 (default: from
+        /// the file name).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_COUNT))]
+        first: Option<u64>,
     },
     /// One move on a board file (the small C program's file mode): reads
     /// `<name>-<NN>`, writes `<name>-<NN+1>`.
@@ -603,7 +604,13 @@ fn run(command: Command) -> anyhow::Result<()> {
             first,
         } => {
             let threads = threads.map_or_else(all_cores, |t| t as usize);
-            solve::run(&file, hash as usize, threads, first, out)?
+            solve::run(
+                &file,
+                hash as usize,
+                threads,
+                first.map(|f| f as usize),
+                out,
+            )?
         }
         Command::Probcut {
             max_depth,
@@ -772,7 +779,12 @@ fn run(command: Command) -> anyhow::Result<()> {
 /// `wthor:<file>:<plies>[-<most>][+<random>]`.
 fn selfplay_openings(spec: &str) -> anyhow::Result<selfplay::Opening> {
     if let Some(plies) = spec.strip_prefix("random:") {
-        return Ok(selfplay::Opening::Random(plies.parse()?));
+        return plies.parse().map(selfplay::Opening::Random).map_err(|_| {
+            anyhow::anyhow!(
+                "--openings random:<plies>: '{}' is not a number of plies",
+                printable(plies)
+            )
+        });
     }
     if let Some(rest) = spec.strip_prefix("wthor:")
         && let Some((path, plies)) = rest.rsplit_once(':')

@@ -258,7 +258,65 @@ fn daemons_take_their_settings_from_the_command_line() {
     refused(&["gtp", "--size", "7"], "", "--size");
     refused(&["gtp", "--notation", "go"], "", "--notation");
     refused(&["gtp", "--player", "nobody"], "", "unknown player");
+    refused(
+        &["gtp", "--player", "norvig:21"],
+        "",
+        "norvig's depth must be 1 to 20",
+    );
+    refused(
+        &["nboard", "--player", "weights:0"],
+        "",
+        "weights' seconds must be above 0 and at most 1000000 (not 'weights:0')",
+    );
     refused(&["nboard", "--depth", "0"], "", "--depth");
     refused(&["gtp", "--hash", "0"], "", "--hash");
     refused(&["gtp", "--movetime", "0"], "", "--movetime");
+}
+
+#[test]
+fn tools_say_which_option_or_file_is_wrong() {
+    // Depth 0 is the start position itself, divided or not.
+    for divide in [&[][..], &["--divide"][..]] {
+        let out = reversi(
+            &[&["perft", "--size", "8", "--depth", "0"][..], divide].concat(),
+            "",
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("depth 0: 1 leaves"), "{text}");
+    }
+    refused(
+        &["solve", "--first", "18446744073709551615", "x.obf"],
+        "",
+        "--first",
+    );
+    refused(
+        &["selfplay", "--out", "x.bin", "--openings", "random:-1"],
+        "",
+        "--openings random:<plies>: '-1' is not a number of plies",
+    );
+    refused(
+        &["match", "greedy", "first", "--openings", "random:-1"],
+        "",
+        "--openings random:<plies>: '-1' is not a number of plies",
+    );
+    // The shell's own words when the engine cannot be run.
+    refused(
+        &["latency", "--engine", "/nonexistent/engine", "--moves", "1"],
+        "",
+        "/nonexistent/engine: not found",
+    );
+    // A bad OBF line is quoted by its start, not whole.
+    let obf = std::env::temp_dir().join(format!("reversi-long-{}.obf", std::process::id()));
+    std::fs::write(&obf, format!("{} X\n", "Z".repeat(1 << 20))).unwrap();
+    let out = reversi(&["solve", obf.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.len() < 400,
+        "{} bytes on stderr",
+        out.stderr.len()
+    );
+    // An OS error says its cause once.
+    let out = reversi(&["solve", "/nonexistent/x.obf"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
 }

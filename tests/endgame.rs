@@ -200,7 +200,10 @@ fn a_stopped_search_counts_its_unfinished_iteration() {
         stop: stop.clone(),
         ..Limits::unlimited()
     };
+    // Stopped some time after the first iteration ends, in a later one.
+    let (first_done, first) = std::sync::mpsc::channel();
     let raiser = std::thread::spawn(move || {
+        first.recv().unwrap();
         std::thread::sleep(Duration::from_millis(300));
         stop.stop();
     });
@@ -209,10 +212,13 @@ fn a_stopped_search_counts_its_unfinished_iteration() {
     let mut search = Search::new(12, &tt, &eval, &limits);
     let mut reported = None;
     let start = Instant::now();
-    let it = search.run(&board, |it| reported = Some((it.nodes, it.elapsed)));
+    let it = search.run(&board, |it| {
+        reported = Some((it.nodes, it.elapsed));
+        let _ = first_done.send(());
+    });
     let took = start.elapsed();
     raiser.join().unwrap();
-    let (nodes, elapsed) = reported.expect("depth 1 finishes in 300 ms");
+    let (nodes, elapsed) = reported.expect("an iteration ended before the stop");
     assert!(
         it.nodes > nodes,
         "{} nodes, {nodes} at the last iteration",

@@ -31,6 +31,15 @@ fn fake_engine(name: &str, on_genmove: &str) -> PathBuf {
     )
 }
 
+/// Lateness allowed in these matches, in milliseconds: greedy answers at
+/// once, and this is past any delay a loaded machine gives its reply.
+const MARGIN_MS: &str = "2000";
+
+/// How long a late fake engine takes: past 100 ms and the margin, and
+/// short of the referee's wait for a reply (twice the limit, the margin
+/// and 2 s), after which an engine is one that does not reply at all.
+const LATE: &str = "sleep 3";
+
 /// Runs `reversi match greedy cmd:<fake>` for `games` games; returns stdout.
 fn referee(fake: &Path, games: usize) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
@@ -41,7 +50,7 @@ fn referee(fake: &Path, games: usize) -> String {
             "--time-ms",
             "100",
             "--margin-ms",
-            "50",
+            MARGIN_MS,
         ])
         .output()
         .unwrap();
@@ -71,35 +80,36 @@ fn an_illegal_move_loses() {
 
 #[test]
 fn a_late_move_loses() {
-    let fake = fake_engine("late", "sleep 0.4; printf '= d3\\n\\n'");
+    let fake = fake_engine("late", &format!("{LATE}; printf '= d3\\n\\n'"));
     let table = referee(&fake, 2);
     assert!(row(&table, "cmd:").ends_with("2 late"), "{table}");
 }
 
 #[test]
 fn a_game_clock_runs_over_moves_and_runs_out() {
-    // 0.3 s a move on a 0.5 s clock: the first move is in time, the
-    // second is not (under a per-move limit both would be).
-    let fake = fake_engine("clocked", "sleep 0.3; printf '= d3\\n\\n'");
+    // 3 s a move on a 5 s clock: the first move is in time (with 2 s to
+    // spare for a loaded machine), the second is not (under a per-move
+    // limit both would be).
+    let fake = fake_engine("clocked", "sleep 3; printf '= d3\\n\\n'");
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["match", &format!("cmd:{}", fake.display()), "greedy"])
         .args(["--games", "1", "--openings", "none"])
-        .args(["--game-time-ms", "500", "--margin-ms", "50"])
+        .args(["--game-time-ms", "5000", "--margin-ms", "50"])
         .output()
         .unwrap();
     let table = String::from_utf8(out.stdout).unwrap();
-    assert!(table.contains("500 ms a game"), "{table}");
+    assert!(table.contains("5000 ms a game"), "{table}");
     assert!(row(&table, "cmd:").ends_with("1 late"), "{table}");
     let log = std::fs::read_to_string(fake.with_extension("log")).unwrap();
-    assert!(log.contains("time_settings 0.5 0 0"), "{log}");
+    assert!(log.contains("time_settings 5 0 0"), "{log}");
     let left: Vec<f64> = log
         .lines()
         .filter_map(|l| l.strip_prefix("time_left black "))
         .map(|l| l.split(' ').next().unwrap().parse().unwrap())
         .collect();
     assert_eq!(left.len(), 2, "{log}");
-    assert_eq!(left[0], 0.5);
-    assert!(left[1] > 0.1 && left[1] < 0.2, "{log}");
+    assert_eq!(left[0], 5.0);
+    assert!(left[1] > 0.1 && left[1] <= 2.0, "{log}");
 }
 
 #[test]
@@ -207,7 +217,7 @@ fn referee_with_records(contestant: &str, games: usize) -> (String, String, Stri
         std::env::temp_dir().join(format!("reversi-records-{}-{call}.ggf", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["match", "greedy", contestant, "--games", &games.to_string()])
-        .args(["--time-ms", "100", "--margin-ms", "50", "--records"])
+        .args(["--time-ms", "100", "--margin-ms", MARGIN_MS, "--records"])
         .arg(&ggf)
         .output()
         .unwrap();
@@ -223,7 +233,7 @@ fn referee_with_records(contestant: &str, games: usize) -> (String, String, Stri
 
 #[test]
 fn forfeits_are_recorded_as_ggf_forfeits_and_scored_as_whole_boards() {
-    let late = fake_engine("late-records", "sleep 0.4; printf '= d3\\n\\n'");
+    let late = fake_engine("late-records", &format!("{LATE}; printf '= d3\\n\\n'"));
     let (table, _, records) = referee_with_records(&format!("cmd:{}", late.display()), 2);
     // Greedy has Black in game 1, White in game 2.
     let lines: Vec<&str> = records.lines().collect();
@@ -378,6 +388,28 @@ fn match_shards_merge_into_the_whole_match() {
         "{merged}\n{whole}"
     );
     assert_eq!(merged.lines().next(), whole.lines().next());
+    // Two shards of three: the games no file holds are named (shard 3/3
+    // holds games 2 and 5 of each of the three pairings).
+    let partial = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("match-merge")
+        .args(&files[1..])
+        .output()
+        .unwrap();
+    assert!(partial.status.success());
+    let warning = String::from_utf8_lossy(&partial.stderr);
+    assert!(
+        warning.contains("6 of the 18 games are in no file") && warning.contains("0:2 0:5 1:2"),
+        "{warning}"
+    );
+    let heading = String::from_utf8(partial.stdout).unwrap();
+    assert!(
+        heading
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(", 12 of 18 games"),
+        "{heading}"
+    );
     // Results of another match do not merge in.
     let other = dir.join("other.txt");
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))

@@ -130,18 +130,25 @@ pub struct Analysis {
     pub elapsed: std::time::Duration,
 }
 
-/// Why a player name was refused.
+/// Why a player name was refused: the name, and for a known player with
+/// a number out of range, that number's range.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownPlayer(pub String);
+pub struct UnknownPlayer {
+    pub name: String,
+    pub range: Option<&'static str>,
+}
 
 impl fmt::Display for UnknownPlayer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown player '{}' (known: {})",
-            crate::rules::printable(&self.0),
-            NAMES.join(", ")
-        )
+        match self.range {
+            Some(range) => write!(f, "{range} (not '{}')", crate::rules::printable(&self.name)),
+            None => write!(
+                f,
+                "unknown player '{}' (known: {})",
+                crate::rules::printable(&self.name),
+                NAMES.join(", ")
+            ),
+        }
     }
 }
 
@@ -163,7 +170,14 @@ pub const NAMES: &[&str] = &[
 /// (seed 0) or `random:<seed>`, `norvig:<depth>` (depth 1 to 20),
 /// `weights:<seconds>`, `smarter`, `smartest`.
 pub fn build(name: &str) -> Result<Box<dyn Player>, UnknownPlayer> {
-    let unknown = || UnknownPlayer(name.to_string());
+    let unknown = || UnknownPlayer {
+        name: name.to_string(),
+        range: None,
+    };
+    let out_of = |range| UnknownPlayer {
+        name: name.to_string(),
+        range: Some(range),
+    };
     let lower = name.to_ascii_lowercase();
     let name = lower.as_str();
     let (base, arg) = match name.split_once(':') {
@@ -175,14 +189,22 @@ pub fn build(name: &str) -> Result<Box<dyn Player>, UnknownPlayer> {
         ("greedy", None) => Box::new(Greedy),
         ("first", None) => Box::new(First),
         ("random", None) => Box::new(Random::new(0)),
-        ("random", Some(seed)) => Box::new(Random::new(seed.parse().map_err(|_| unknown())?)),
+        ("random", Some(seed)) => {
+            Box::new(Random::new(seed.parse().map_err(|_| {
+                out_of("random's seed must be 0 to 18446744073709551615")
+            })?))
+        }
         ("norvig", Some(depth)) => match depth.parse() {
             Ok(d @ 1..=20) => Box::new(Norvig::new(d)),
-            _ => return Err(unknown()),
+            _ => return Err(out_of("norvig's depth must be 1 to 20")),
         },
         ("weights", Some(secs)) => match secs.parse::<f64>() {
             Ok(s) if s > 0.0 && s <= MAX_TIME.as_secs_f64() => Box::new(Weights::new(s)),
-            _ => return Err(unknown()),
+            _ => {
+                return Err(out_of(
+                    "weights' seconds must be above 0 and at most 1000000",
+                ));
+            }
         },
         ("smarter", None) => Box::new(Smarter),
         ("smartest", None) => Box::new(Smartest),

@@ -277,18 +277,7 @@ impl Contestant {
         let (mv, took) = match &mut self.kind {
             Kind::Builtin(engine) => {
                 let start = Instant::now();
-                let clock = match time {
-                    MoveTime::Fixed(limit) => Clock::per_move(limit),
-                    // The daemon's own share of a clock: what is left,
-                    // spread over the moves still to come.
-                    MoveTime::Clock(left) => {
-                        let mut clock = Clock::per_move(left);
-                        clock.set_clocks(left.as_secs_f64(), 0.0, 0);
-                        clock
-                    }
-                };
-                let limits =
-                    clock.limits(&pos, engine.depth_defined(), None, StopToken::new(), start);
+                let limits = builtin_limits(time, &pos, engine.depth_defined(), start);
                 (engine.choose(&pos, limits), start.elapsed())
             }
             Kind::External { client, .. } => {
@@ -364,5 +353,52 @@ impl Contestant {
             Kind::Nboard { client, .. } => client.take().map_or((), NboardClient::quit),
             Kind::Builtin(_) => {}
         }
+    }
+}
+
+/// The limits of a built-in player's search for the side to move of `pos`
+/// that started at `start`: a fixed time, or the daemon's own share of a
+/// game clock (what is left, spread over the moves still to come).
+fn builtin_limits(
+    time: MoveTime,
+    pos: &crate::rules::Position,
+    depth_defined: bool,
+    start: Instant,
+) -> crate::search::Limits {
+    let clock = match time {
+        MoveTime::Fixed(limit) => Clock::per_move(limit),
+        MoveTime::Clock(left) => {
+            let mut clock = Clock::per_move(left);
+            clock.set_clocks(left.as_secs_f64(), 0.0, 0);
+            clock
+        }
+    };
+    clock.limits(pos, depth_defined, None, StopToken::new(), start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_players_spend_a_share_of_a_game_clock_on_each_move() {
+        let start = Instant::now();
+        let hard = |time: MoveTime, game: &Game| {
+            let limits = builtin_limits(time, game.position(), false, start);
+            limits.hard.expect("a time limit") - start
+        };
+        let mut game = Game::new(8).unwrap();
+        let clock = Duration::from_millis(600);
+        // The whole game's clock at the start: a small share of it.
+        let first = hard(MoveTime::Clock(clock), &game);
+        assert!(first > Duration::ZERO && first <= clock / 10, "{first:?}");
+        // The same clock near the end, with few moves to come: more of it.
+        for mv in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
+            game.play_next(parse_move(mv, 8).unwrap()).unwrap();
+        }
+        assert!(hard(MoveTime::Clock(clock), &game) >= first);
+        // A fixed time per move is kept whole, less a safety margin.
+        let fixed = hard(MoveTime::Fixed(Duration::from_millis(100)), &game);
+        assert!(fixed <= Duration::from_millis(100) && fixed >= Duration::from_millis(50));
     }
 }

@@ -7,7 +7,7 @@ use super::arena::random_opening;
 use super::client::{ClientError, GtpClient};
 use crate::progress::progress;
 use crate::protocol::Command;
-use crate::rules::{is_supported_size, parse_move};
+use crate::rules::{is_supported_size, parse_move, printable};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
@@ -43,6 +43,8 @@ pub struct LatencyReport {
 pub enum LatencyError {
     #[error(transparent)]
     Client(#[from] ClientError),
+    #[error("engine '{}' died{}", printable(.command), if .last_words.is_empty() { String::new() } else { format!(": {}", .last_words) })]
+    Died { command: String, last_words: String },
     #[error("engine played an illegal move: {0}")]
     IllegalMove(String),
     #[error("unsupported board size {0} (even sizes 4 to 26)")]
@@ -67,11 +69,31 @@ pub fn run(cfg: &LatencyConfig, out: &mut dyn std::io::Write) -> Result<(), Late
     Ok(())
 }
 
-/// Runs the measurement; `tick` is called after every `genmove`.
-pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyReport, LatencyError> {
+/// Runs the measurement; `tick` is called after every `genmove`. An
+/// engine that dies is an error with its last lines on stderr (the
+/// shell's, when the command cannot be run).
+pub fn measure(cfg: &LatencyConfig, tick: impl FnMut()) -> Result<LatencyReport, LatencyError> {
+    let mut engine = GtpClient::spawn(&cfg.engine)?;
+    match drive(cfg, &mut engine, tick) {
+        Err(LatencyError::Client(ClientError::Died)) => Err(LatencyError::Died {
+            command: cfg.engine.clone(),
+            last_words: engine.last_stderr(Duration::from_millis(500)),
+        }),
+        result => {
+            engine.quit();
+            result
+        }
+    }
+}
+
+/// The measurement on a started engine.
+fn drive(
+    cfg: &LatencyConfig,
+    engine: &mut GtpClient,
+    mut tick: impl FnMut(),
+) -> Result<LatencyReport, LatencyError> {
     let setup_timeout = Duration::from_secs(10);
     let move_timeout = cfg.movetime * 4 + Duration::from_secs(5);
-    let mut engine = GtpClient::spawn(&cfg.engine)?;
     engine.send(&Command::BoardSize(cfg.size as u64), setup_timeout)?;
     engine.set_move_time(cfg.movetime, setup_timeout)?;
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
@@ -101,7 +123,6 @@ pub fn measure(cfg: &LatencyConfig, mut tick: impl FnMut()) -> Result<LatencyRep
             tick();
         }
     }
-    engine.quit();
     samples.sort();
     Ok(LatencyReport {
         size: cfg.size,

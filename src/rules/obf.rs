@@ -27,6 +27,19 @@ impl fmt::Display for ObfError {
 
 impl std::error::Error for ObfError {}
 
+/// The start of a line an error quotes: at most 80 characters, control
+/// characters escaped, and `...` when there is more.
+fn line_start(line: &str) -> String {
+    const SHOWN: usize = 80;
+    let start: String = line.chars().take(SHOWN).collect();
+    let more = if line.chars().nth(SHOWN).is_some() {
+        "..."
+    } else {
+        ""
+    };
+    format!("{}{more}", super::printable(&start))
+}
+
 impl Problem {
     /// Parses one line; `Ok(None)` for blank lines and `%` comments.
     pub fn parse(line: &str) -> Result<Option<Problem>, ObfError> {
@@ -34,7 +47,7 @@ impl Problem {
         if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
             return Ok(None);
         }
-        let err = |why: &str| ObfError(format!("{why}: {line}"));
+        let err = |why: &str| ObfError(format!("{why}: {}", line_start(line)));
         let mut parts = line.split(';');
         let head = parts.next().unwrap_or("").trim();
         let (cells, side) = head
@@ -107,5 +120,13 @@ mod tests {
         assert_eq!(p.agrees(Move::Place(Square::new(0, 7)), 18), Some(false));
         assert!(Problem::parse("% comment").unwrap().is_none());
         assert!(Problem::parse("XO X").is_err());
+        // A long bad line is quoted by its start only.
+        let long = format!("{} X", "Z".repeat(1 << 20));
+        let message = Problem::parse(&long).unwrap_err().to_string();
+        assert!(message.len() < 200, "{} bytes", message.len());
+        assert!(
+            message.ends_with(&format!("{}...", "Z".repeat(80))),
+            "{message}"
+        );
     }
 }

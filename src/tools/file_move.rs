@@ -141,6 +141,9 @@ pub fn file_move(
     let pos = parse_board(&text, color)?;
     let mv = match action {
         Action::Human(sq) => Move::Place(sq),
+        // No move to choose from (a full board, or one the side is shut
+        // out of): a pass, with no search asked for.
+        Action::Computer(_) if !pos.has_moves(color) => Move::Pass,
         Action::Computer(seconds) => {
             let player = format!("weights:{}", seconds.min(MAX_TIME.as_secs_f64()));
             let mut engine = Engine::new(&player, Resources::default())

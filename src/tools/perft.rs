@@ -45,7 +45,13 @@ fn count_with<B: Board>(board: B, depth: u32, divide: bool) -> PerftRun {
     let start = Instant::now();
     let (divided, total) = if divide {
         let d = perft::divide(&board, depth);
-        let t = d.iter().map(|(_, c)| c).sum();
+        // No first move to divide by (depth 0, or a finished game): the
+        // position itself is the one leaf.
+        let t = if d.is_empty() {
+            perft::perft(&board, depth)
+        } else {
+            d.iter().map(|(_, c)| c).sum()
+        };
         (d, t)
     } else {
         (Vec::new(), perft::perft(&board, depth))

@@ -58,12 +58,13 @@ pub fn read_problems(text: &str) -> Result<Vec<Problem>, ObfError> {
 }
 
 /// The number of the first problem from a file name like
-/// `fforum-40-59.obf`, else 1.
+/// `fforum-40-59.obf` (at most 100,000,000), else 1.
 pub fn first_number(path: &str) -> usize {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.split(|c: char| !c.is_ascii_digit())
         .find(|s| !s.is_empty())
         .and_then(|s| s.parse().ok())
+        .filter(|&n| n <= 100_000_000)
         .unwrap_or(1)
 }
 
@@ -165,7 +166,7 @@ pub fn run(
     out.flush()?;
     let mut solutions = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
-        let s = solver.solve(problem, first + i)?;
+        let s = solver.solve(problem, first.saturating_add(i))?;
         writeln!(out, "{}", row(&s))?;
         out.flush()?;
         solutions.push(s);
