@@ -5,9 +5,9 @@
 #   positions are cached in target/samples.bin (about 50 minutes on 2
 #   cores). Each earlier position is labelled by a 4-ply search (no
 #   ProbCut) with the weights of commit 1e899c9, two evaluations back
-#   (6 plies with ca5983f's weights did no better: see relabel in
-#   src/tools/train.rs); the labels are kept in target/labels4.bin (about
-#   5 minutes).
+#   (6 plies with ca5983f's weights did no better: see
+#   docs/research/evaluation.md); the labels are kept in
+#   target/labels4.bin (about 5 minutes).
 # - Self-play, every position from 18 empties on solved; earlier positions
 #   learn their game's first exact score (--selfplay-target outcome):
 #   1. 77,016 games of the engine of commit 07d43c4, 10 random plies then
@@ -22,19 +22,9 @@
 #   order, so the result does not depend on which thread finished which
 #   game first (GNU parallel can run the shards: see README).
 # Then the weights are fitted with AdaGrad, each position's error shared
-# by the two phases it is valued with. Run again (stop 72, the first two
-# sets left by an interrupted run of it), it made data/eval.bin byte for byte;
-# at stop 73 the fit from those files and the fourth set did (that set's
-# first two games checked against the command below).
-# What the self-play sets are worth, against NTest at equal fixed depths
-# 2 and 4 (ProbCut off and both solving where NTest does, by switches
-# kept out of the repo; 1,000 games each): WTHOR alone 38.2% and 41.2%,
-# with the first set 45.2% and 45.1%, with all three 48.2% and 46.9%. A
-# fourth set added 1.1 points at depths 2, 4 and 6 (4,000 games each) to
-# an evaluation with the mover's mobility alone, yet 52.8% against NTest
-# depth 18 at 200 ms a move where the three sets had 54.2% on the same 200
-# openings; it came in with the opponent's and potential mobility terms
-# (src/search/pattern.rs, SCALARS), which this script's labels predate.
+# by the two phases it is valued with. The fit is deterministic, and so is
+# each set for its seed: run again, this makes data/eval.bin byte for
+# byte. What each set is worth: docs/research/evaluation.md.
 #   scripts/train-eval.sh [path/to/games.txt.xz]
 set -euo pipefail
 cd "$(dirname "$0")/.."

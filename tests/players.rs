@@ -426,7 +426,7 @@ fn forces_wipe_out(pos: &Position, attacker: Color, plies: u32) -> bool {
 
 #[test]
 fn strong_does_not_walk_into_a_wipe_out() {
-    // From a game `strong` lost to `smartest` by 64 discs (stop 88, with
+    // From a game `strong` lost to `smartest` by 64 discs (with
     // a first guard that left ProbCut on above 4 discs):
     // black, with 3 discs against 15, played f4, and White's f3 wiped it
     // out by force within four more plies. The evaluation puts a side

@@ -11,33 +11,11 @@
 //! per-move time applies), `byoyomi = 0` means absolute time.
 
 use crate::rules::{Color, Position};
+use crate::search::tunables::{
+    CLOCK_ROUNDING, MINIMUM_MOVE_TIME, MOST_OF_LEFT, OVERSPEND, SOFT_SHARE, SOLVED_BELOW,
+};
 use crate::search::{Limits, StopToken, bounded_secs, safety};
 use std::time::{Duration, Instant};
-
-/// In main time, a move may run to this many times its share of the clock
-/// when an iteration started in time runs long; the later moves' shares
-/// shrink to make up for it.
-const OVERSPEND: f64 = 2.0;
-/// In main time, no iteration starts once this much of the move's share is
-/// gone: with iterations that take about as long as all the ones before,
-/// a move then uses about its share on average.
-const SOFT_SHARE: f64 = 0.7;
-/// Most of what is left on the clock that one move may use when running
-/// past its share (a move may always use its share: at the end of a game
-/// that is a third of the clock).
-const MOST_OF_LEFT: f64 = 0.25;
-/// Below this many empties the exact solver of the 8x8 board decides a
-/// move in a few milliseconds (measured in self-play at 10 s a game), so
-/// moves from there on get no share of main time: counting them left
-/// 37-39% of the clock unspent at the end of a game; not counting them,
-/// 9-19%. Other sizes have no solver, and every move counts.
-const SOLVED_BELOW: u32 = 20;
-
-/// The least time a move is given, even with the clock nearly out.
-const MINIMUM: Duration = Duration::from_millis(5);
-/// GUIs send `time_left` in whole seconds (Quarry says `3` with 2.2 s
-/// left): a clock is trusted only up to this much less than it says.
-const ROUNDING: f64 = 1.0;
 
 /// One side's clock.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,7 +25,7 @@ struct SideClock {
     /// Moves left in the byo-yomi period; 0 while in main time.
     stones: u64,
     /// Whether `left` is a GUI's whole-second figure for a period already
-    /// under way, so possibly up to [`ROUNDING`] more than the truth.
+    /// under way, so possibly up to [`CLOCK_ROUNDING`] more than the truth.
     rounded: bool,
 }
 
@@ -222,7 +200,7 @@ impl Clock {
                     Color::White => c.white,
                 };
                 let left = if side.rounded {
-                    (side.left - ROUNDING).max(side.left / 2.0)
+                    (side.left - CLOCK_ROUNDING).max(side.left / 2.0)
                 } else {
                     side.left
                 }
@@ -255,7 +233,7 @@ impl Clock {
                 }
             }
         };
-        let hard = limit.saturating_sub(safety(limit)).max(MINIMUM);
+        let hard = limit.saturating_sub(safety(limit)).max(MINIMUM_MOVE_TIME);
         (hard, target.map_or(hard / 2, |t| t.min(hard)))
     }
 }
@@ -290,7 +268,7 @@ mod tests {
         let short = Clock::per_move(ms(100));
         assert_eq!(short.budget(Color::Black, 8, 60).0, ms(95));
         let tiny = Clock::per_move(ms(1));
-        assert_eq!(tiny.budget(Color::Black, 8, 60).0, MINIMUM);
+        assert_eq!(tiny.budget(Color::Black, 8, 60).0, MINIMUM_MOVE_TIME);
     }
 
     #[test]

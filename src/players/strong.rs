@@ -3,63 +3,13 @@
 //! the trained pattern evaluation and the exact solver on 8x8, the
 //! hand-weighted evaluation on every other size.
 //!
-//! Where it stands against NTest (issue 34; stop 84), at depth 18 and
-//! 200 ms a move, 200 games of `random:4`, seed 341: 101-22-77 (56.0% +-
-//! 6.5; ours 122 ms a move on average, at most 215 ms; NTest's 130 ms, at
-//! most 4.3 s, 8 forfeits, so 54.2% without them); on 200 other
-//! openings (seed 87, stop 87), 98-26-76 (55.5% +- 6.4; ours 119 ms a
-//! move on average, at most 196 ms; NTest's 116 ms, at most 4.4 s, 1
-//! forfeit). No stage of the game holds the gap to the issue's 60%:
-//! NTest against itself at the same settings played the same 100
-//! openings (`--move-lists`), and from its positions after 20 and 30
-//! plies (40 and 30 empties; those move lists cut short, as `--openings
-//! file:`, each played with both colours)
-//! `strong` scored 93-20-87 (51.5% +- 6.6, 4 NTest forfeits) and 98-7-95
-//! (50.7% +- 6.8, 5 forfeits; ours 94 and 61 ms a move on average). The
-//! middle game and the end are even; what edge there is comes from the
-//! first 20 plies, and too faintly for these matches to tell apart.
-//! Nor is the end where the games are lost: the 192 of those 200 games
-//! that neither side forfeited, solved where 24, 22 and 20 empties were
-//! first reached (`scripts/exact-checkpoints.py <records> strong 24 22
-//! 20`), would have scored 54.4% for `strong` with perfect play from 24
-//! empties on, and scored 54.2% (93-22-77); we gave away 0.82 discs a game
-//! from 24 to 22 empties, 0.28 from 22 to 20 and 0.03 after, NTest 0.09,
-//! 0.10 and 0.00 (stop 85). At 200 ms a move the search reached 22 to 28
-//! plies (nominal: late moves reduced, ProbCut) on the first ten of
-//! NTest's 40-empty positions above, each in 140-190 ms.
-//!
-//! At depth 22 and 1 s a move, 100 games of `random:4`, seed 85, with a
-//! margin of 60 s so that NTest's slow endings count (`reversi match strong
-//! "nboard:./ntest x" --games 100 --time-ms 1000 --nboard-depth 22
-//! --margin-ms 60000 --openings random:4 --seed 85 --shard K/2`, both
-//! shards at once, then `match-merge`; 35 minutes; stop 86): 47-18-35 for
-//! `strong`, 56.0% +- 8.8 (+42 Elo; ours 563 ms a move on average, at
-//! most 954 ms; NTest's 880 ms, at most 33.4 s; no forfeit). The issue's
-//! 55% is reached, within an interval that still holds 50%. With a 5 s
-//! margin (stop 85) NTest had forfeited 44 of the same games.
-//!
-//! What more time is worth against NTest at depth 18 (stop 93): the same
-//! 200 openings of `random:4`, seed 931, at 200, 400 and 800 ms a move
-//! (`reversi match strong "nboard:./ntest x" --games 200 --time-ms T
-//! --nboard-depth 18 --margin-ms 5000 --openings random:4 --seed 931
-//! --shard K/2`, both shards at once, then `match-merge`):
-//!
-//! | ms a move | W-D-L | score | ours: mean / max ms | NTest forfeits |
-//! | --- | --- | --- | --- | --- |
-//! | 200 | 105-10-85 | 55.0% +- 6.7 | 122 / 194 | 9 |
-//! | 400 | 105-20-75 | 57.5% +- 6.5 | 237 / 386 | 10 |
-//! | 800 | 120-9-71 | 62.3% +- 6.6 | 465 / 765 | 11 |
-//!
-//! (NTest: 127-131 ms a move on average, at most 4.4-5.3 s.) Game by game
-//! against 200 ms: +2.5 +- 5.5 points at 400 ms, +7.2 +- 5.6 at 800 ms
-//! (+1.1 +- 5.6 and +4.6 +- 5.5 on the games that NTest forfeited in
-//! neither run). The issue's 60% at 200 ms thus asks for a search about
-//! four times faster at equal quality, or an evaluation worth as much:
-//! each doubling of the time is worth about 3-4 points here.
+//! Where it stands against NTest, and what more time and threads are worth
+//! there: `docs/research/strength.md`.
 
 use super::{Analysis, Decision, Evaluation, MoveScore, Player, best_line};
 use crate::rules::{Board, Move, Position, Square, SquareSet};
 use crate::search::pattern::PatternEval;
+use crate::search::tunables::MAP_SHARE;
 use crate::search::{
     Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable, in_discs,
     proven_discs,
@@ -105,13 +55,13 @@ impl Strong {
     }
 
     /// Maps more of the table for the search about to start: all of it
-    /// without a time limit, else for at most a quarter of the time left
-    /// (mapping 64 MB took 6-160 ms here), and never past a `stop`.
+    /// without a time limit, else for at most a [`MAP_SHARE`]th of the time
+    /// left, and never past a `stop`.
     fn map_table(&mut self, limits: &Limits) {
         let start = Instant::now();
         let until = limits
             .hard
-            .map(|h| start + h.saturating_duration_since(start) / 4);
+            .map(|h| start + h.saturating_duration_since(start) / MAP_SHARE);
         self.tt
             .map_until(|| limits.stop.is_raised() || until.is_some_and(|u| Instant::now() >= u));
     }
@@ -301,11 +251,10 @@ impl Player for Strong {
     }
 
     /// `genmove`'s search: only the best move's score is proved, where
-    /// [`Player::analyse`] proves every move's (on a 24-empty position
-    /// with 60 s allowed, the same move and exact score in 1.35 s against
-    /// 4.8 s). A search with no score to give (a single legal move, or
-    /// stopped before its first iteration) falls back to the whole
-    /// analysis.
+    /// [`Player::analyse`] proves every move's (several times as long on a
+    /// solved position). A search with no score to give (a single legal
+    /// move, or stopped before its first iteration) falls back to the
+    /// whole analysis.
     fn analyse_best(&mut self, pos: &Position, limits: &Limits) -> Option<Analysis> {
         let start = Instant::now();
         let decision = self.decide(pos, limits);
@@ -327,12 +276,10 @@ impl Player for Strong {
     }
 
     /// Prepares for a new game: the table is cleared and the evaluation
-    /// loaded (tens of milliseconds, once), before the first move's clock
-    /// runs. The table's pages are not written here: mapping 64 MB took
-    /// 50-250 ms under load, and a GUI that sends `clear_board` and
-    /// `genmove` together saw its first move wait for it and fall back to
-    /// greedy; the searches map them, each within its clock
-    /// ([`Strong::map_table`]).
+    /// loaded, before the first move's clock runs. The table's pages are
+    /// not written here: that took long enough to make a first move late
+    /// when a GUI sends `clear_board` and `genmove` together; the searches
+    /// map them, each within its clock ([`Strong::map_table`]).
     fn new_game(&mut self) {
         self.tt.clear();
         PatternEval::builtin();

@@ -1,246 +1,55 @@
 //! The midgame node search, written once for every [`Board`](crate::rules::Board):
 //! negamax principal-variation search with a transposition table, run
-//! iteration by iteration by [`super::deepening`].
+//! iteration by iteration by [`super::deepening`]. The settings are in
+//! [`super::tunables`]; what chose them is in
+//! `docs/research/selectivity.md`.
 //!
-//! Why it is built this way:
+//! How it is built:
 //! - The hard limit and the stop token are polled every [`poll_interval`]
 //!   nodes and abandon the iteration in progress; iterative deepening
 //!   keeps the last finished iteration's answer and fills the table so
 //!   that each deeper iteration tries the best move first.
 //! - PVS searches the first (best-ordered) move with the full window and
 //!   the rest with a null window, re-searching only moves that beat alpha.
-//!   That pays off because ordering is good: the table move first, then
-//!   (with enough depth left) the evaluation after each move, moves that
-//!   leave the opponent fewest replies, and square quality.
+//!   Ordering: the table move, then (with enough depth left) the
+//!   evaluation after each move, moves that leave the opponent fewest
+//!   replies, and square quality.
 //! - A pass does not use up depth; a finished game scores the exact disc
 //!   difference plus [`WIN`] so that any win beats any heuristic score;
 //!   once every root move is proven lost, the root side's losses count
-//!   their discs alone ([`Search::hope`]).
-//! - Aspiration windows around the previous iteration's score narrow the
-//!   search; a result outside the window is searched again fully.
+//!   their discs alone ([`Search::rank_losses_by_discs`]).
 //! - A node one ply from the leaves evaluates its children itself
 //!   ([`Search::frontier`]): leaf values are exact, so no re-search.
 //! - The evaluation's reading of a position ([`Evaluator::State`]) goes
 //!   down the search path with the board: each child's is its parent's
-//!   updated for the move. With the pattern evaluation that is a few
-//!   vector additions where reading the board is 92 bit extractions.
-//!   Updating at the frontier only took a third off the time to
-//!   a fixed depth; carrying it along the whole path took about a fifth
-//!   more off (the bench's middle-game positions at 20 plies, same
-//!   nodes), and 139-44-117 (53.7%, +25 Elo) in 300 games at 100 ms a
-//!   move against the engine without it; against NTest at depth 18 and
-//!   200 ms a move, 89-24-87 (50.5%) in 200 games, as before.
-//! - ProbCut (where the evaluation has measured its margins): at a
-//!   null-window node a search of about a quarter of the depth decides
-//!   when it lies far enough outside the window; the depth saved goes into
-//!   deeper iterations on the lines that matter. One and two plies from
-//!   the leaves the evaluation alone decides: on 80 WTHOR positions at 36
-//!   and 28 empties searched to 18 plies, a third less time; 600 games at
-//!   100 ms a move against the engine without it gave 277-79-244 (52.8%
-//!   +- 3.7, +19 Elo), and NTest at depth 18 and 200 ms a move scored
-//!   44.7% against it in 200 games (48.3% before). These checks at 0.7 of
-//!   ProbCut's deviations won 52.8% of 600 self-play games against them
-//!   at the full deviations, yet NTest then scored 59.5% on the same
-//!   openings: self-play rewards pruning that a stronger opponent
-//!   punishes. At 1.3 deviations NTest scored 51.0% in 100 (47.0% at 1.0).
-//!   A shallow search is made only where the evaluation makes its cut
-//!   likely: most tries fail, and a failed one bought nothing.
-//! - Late move reductions (on 8x8): with the ordering this good, a move
-//!   tried third or later at a null-window node rarely cuts, so it is
-//!   searched a ply shallower first and again to the full depth only if it
-//!   beats alpha.
-//! - No enhanced transposition cutoff here (the solver has one): looking
-//!   up every child's entry at null-window nodes from 6 plies left, before
-//!   ProbCut, changed the nodes to a fixed depth on the bench's 8x8
-//!   middle-game positions by -2.2% at 14 plies and +0.3% at 18 (stop 64):
-//!   most likely the table move, tried first, is already the child that
-//!   would cut.
+//!   updated for the move (a few vector additions where reading the board
+//!   is 92 bit extractions).
+//! - ProbCut where the evaluation has measured its margins
+//!   ([`Search::probcut`]), and late move reductions on 8x8
+//!   ([`late_move_reduction`]).
+//! - No enhanced transposition cutoff (the solver has one): the table
+//!   move, tried first, is most often already the child that would cut.
 
 use super::endgame::{Endgame, Pool};
 use super::eval::{Evaluator, probcut_depth};
 use super::limits::{ClockPoll, Limits};
 use super::score::{DISC, INFINITY, WIN, forced_finish, to_table};
 use super::tt::{Bound, TranspositionTable};
+use super::tunables::{
+    EVAL_ORDER_DEPTH, EVAL_ORDER_WEIGHT, LMR_FIRST_MOVE, LMR_MIN_DEPTH, PROBCUT_DEVIATIONS,
+    REPLY_ORDER_WEIGHT, TT_MIN_DEPTH, WIPE_OUT_DISCS, WIPE_OUT_RATIO, reply_order_depth,
+};
 use crate::rules::{Board, SquareSet};
 use std::time::Duration;
 
-/// How many standard deviations of its error a shallow search must lie
-/// outside the window for ProbCut to trust it. 1.0 against 1.5: 2.5 times
-/// fewer nodes to depth 14 on the bench's middle-game positions, and
-/// 291-66-243 (54.0% +- 3.8, +28 Elo) in 600 games at 100 ms a move.
-/// (An earlier 100-game match had both 1.0 and 2.0 even with 1.5.)
-///
-/// Near the end 1.5 deviations pick better moves yet win no more games.
-/// In searches from at most 30 empties: on
-/// `data/endgame-choices-23-26.json` at 200 ms a move 0.23 discs lost a
-/// move instead of 0.71 (both run at once), but 600 games at 100 ms a
-/// move against 1.0 everywhere gave 250-63-287 (46.9% +- 3.8, -21 Elo),
-/// and NTest at depth 18 and 200 ms a move, on the same 300 openings,
-/// scored 50.5% against it and 49.8% against 1.0 (mean time a move: ours
-/// 124-128 ms, NTest's 182-235 ms). From at most 24 empties: 0.39 discs a
-/// move instead of 0.68, and 266-71-263 (50.2% +- 3.8) in 600 games;
-/// against NTest at depth 14 and 20 ms a move, 1,600 games of
-/// `random:8`, seed 80, played beside 1.0 as `scripts/judge.sh` plays
-/// (stop 80), 46.2% where 1.0 had 46.4%, -0.2 +- 1.5 points game by game
-/// (12.0 and 11.9 ms a move on average; NTest's 27 ms), although on the
-/// 23-26 file at 200 ms a move it lost 0.31 discs a move where 1.0 lost
-/// 0.46 (one run each).
-///
-/// The stake there is small. In 410 of the 450 games of stop 64 against
-/// NTest (depth 18, 200 ms a move), each solved at 24 to 20 empties as
-/// `scripts/exact-checkpoints.py` does, perfect play from 24 empties on
-/// would have scored 48.9% and the games scored 47.4%: our moves at 24,
-/// 23, 22 and 21 empties gave away 0.91, 0.96, 1.22 and 0.52 discs on
-/// average (NTest's 0.07-0.18), 1.56 discs a game in all, and turned 11
-/// results; from 20 empties on, 0.17 discs a game and no result.
-/// The games are decided before.
-///
-/// Less pruning everywhere may do a little better against NTest, and
-/// loses to 1.0 (stop 64). Against NTest at depth 18 and 200 ms a move,
-/// on the same 450 openings (1.0's first 300 played at stop 63), 1.8
-/// deviations scored 54.0% where 1.0 scored 52.1% (+1.9 +- 4.7 points;
-/// on the 387 games with no NTest forfeit in either, 50.8% against
-/// 47.9%, +0.7 discs a game against -1.1; ours 124-129 ms a move, at
-/// most 194 ms, NTest's 174-217 ms, at most 5.1 s); on the first 300 of
-/// those openings 1.4 scored 51.0% where 1.0 had 50.2%. Yet against 1.0
-/// itself 1.8 lost 231-75-294 (44.8% +- 3.7, -37 Elo) in 600 games at
-/// 100 ms a move, with an even disc count (-0.1 a game), and 108-49-143
-/// (44.2% +- 5.1, -41 Elo) in 300 at 200 ms a move. And 1.4 against
-/// NTest at depth 14 and 20 ms a move, 2,000 games of `random:8`, seed
-/// 65, played beside 1.0 as `scripts/judge.sh` plays (stop 77): 48.2%
-/// where 1.0 had 49.4%, -1.1 +- 1.6 points game by game (both 11.9 ms a
-/// move on average; NTest's 26 ms). Nor does more pruning pay: 0.8
-/// deviations in the same judge, 1,000 games, seed 86 (stop 85), 49.6%
-/// where 1.0 had 50.4%, -0.8 +- 2.0 points (both 11.7 ms a move on
-/// average; NTest's 23 ms).
-const PROBCUT_T: f64 = 1.0;
-/// A side with at most this many discs, against at least
-/// [`WIPE_OUT_RATIO`] times as many, risks being wiped out: ProbCut does
-/// not cut such a node ([`wipe_out_risk`]).
-const WIPE_OUT_DISCS: u32 = 8;
-/// See [`WIPE_OUT_DISCS`].
-const WIPE_OUT_RATIO: u32 = 2;
-
-/// Whether one side of `board` has so few discs against the other's
-/// that a wipe-out may lie a few plies ahead. The pattern evaluation
-/// knows no such positions (neither the tournament games nor the
-/// self-play sets hold them) and values them absurdly: black to move
-/// with 2 discs against 18 after `e6 d6 c5 f6 c4 b5 c6 d3 f5 b6 c3 f4 e3
-/// b2 f3 g3` is +70 discs at 1 ply, and a side left with 3 discs against
-/// 15 still +38 to 29 plies. With ProbCut the evaluation's verdict
-/// stands in for the search below such a node, so the reply that wipes
-/// the mover out is never looked at: `strong` lost 10 of 400 games to
-/// the course players (100 ms a move, `random:4`, seed 1: `smarter` 1,
-/// `smartest` 3, `norvig:4` 2, `weights:0.1` 4; those to `smartest`,
-/// whose records were kept, wiped out by ply 20; stop 87). Searched in
-/// full there, the same 400 games were all won, and 700 more (seed 2,
-/// the seven course players; stop 88); a side with 4 discs or fewer
-/// alone (no ratio) still lost 3 of the 400, all wipe-outs. The ratio
-/// keeps the first plies of a game, where both sides have few discs, out
-/// of it: after `f5 d6 c3 d3 c4 f4`, 8 discs alone took the search from
-/// 28 plies to 17 in the same 0.3-0.4 s, with the ratio about as deep
-/// as without the guard. Against NTest, whose games seldom reach such
-/// positions, it changes nothing measurable: at depth 14 and 20 ms a
-/// move, 1,000 games of `random:8`, seed 881, played beside the engine
-/// without it as `scripts/judge.sh` plays, 49.6% each, +0.0 +- 1.9 points
-/// game by game (both 11.7 ms a move on average; NTest's 22 ms); at depth
-/// 18 and 200 ms a move, 200 games of `random:4`, seed 188, the same way,
-/// 55.5% where the engine without it had 55.8%, -0.2 +- 5.6 points (both
-/// 122 ms a move on average, at most 199 and 197 ms; NTest's 152-158 ms,
-/// at most 4.7 s, 6 and 7 forfeits). Against that engine itself at 100 ms
-/// a move, 400 games of `random:4`, seed 88: 172-64-164 (51.0% +- 4.5).
+/// Whether one side of `board` has so few discs against the other's that
+/// a wipe-out may lie a few plies ahead ([`WIPE_OUT_DISCS`]).
 fn wipe_out_risk<B: Board>(board: &B) -> bool {
     let (mine, yours) = (board.player().count(), board.opponent().count());
     let (few, many) = (mine.min(yours), mine.max(yours));
     few <= WIPE_OUT_DISCS && many >= WIPE_OUT_RATIO * few
 }
 
-/// The shallowest remaining depth at which a node orders its moves by the
-/// evaluation of the position after each (besides the opponent's replies
-/// and square values), and how many ordering points a disc of it is worth
-/// (an opponent reply is 64). On 80 WTHOR positions at 36 and 28 empties
-/// searched to 18 plies: 26% fewer nodes and 22% less time (20 plies: 25%
-/// fewer nodes, 21% less time). Against the engine without it, 1,200
-/// games at 100 ms a move gave 550-160-490 (52.5% +- 2.6, +17 Elo, about
-/// what that speed is worth there). Evaluated from 3 plies, with a disc
-/// worth half a reply, it had saved 14% of the nodes and no time (stop 41:
-/// 49.8% in 300 games); from 4 plies the evaluations cost less than the
-/// nodes they save, and weighed this heavily they decide the order.
-/// From 3 plies again once the evaluation cost 40% fewer instructions
-/// (stop 77): to 18 plies on the 80 positions below, 4.8% fewer nodes and
-/// 0.8% more instructions (callgrind), no gain in time.
-///
-/// A 1- or 2-ply search after each move in place of its evaluation, from
-/// 8 to 14 plies left (as Edax orders its deepest nodes), saved no nodes:
-/// on 80 WTHOR positions (after plies 24 and 32 of every 50th of the
-/// last 2,000 games) searched to 18 plies, the ordering searches
-/// counted, 1 ply from 8, 10, 12 or 14 plies left took 15%, 6%, 4% and
-/// 2% more nodes, and 2 plies 17-32% more (stop 65).
-///
-/// The weights sit at a flat optimum: to 18 and 20 plies on those 80
-/// positions (19.41 M and 37.16 M nodes), a disc worth 192, 320 or 384
-/// points instead of 256, or a reply worth 80 instead of 64, took within
-/// 2% of the nodes, and a reply worth 48 took 2.8% and 3.8% more (stop
-/// 80).
-const EVAL_ORDER_DEPTH: i32 = 4;
-const EVAL_ORDER_WEIGHT: i32 = 256;
-/// The shallowest remaining depth at which a node reduces its late moves
-/// ([`late_move_reduction`]), and the first move (counting from 0) it
-/// reduces. On 80 WTHOR positions at 36 and 28 empties searched to 18
-/// plies: 25% fewer nodes, 20-25% less time. Against the engine without
-/// them, 600 games at 100 ms a move gave 281-75-244 (53.1% +- 3.7, +21
-/// Elo); against NTest at depth 18, 200 games at 200 ms a move, 51.7%
-/// where the engine without them had 49.2%. No variant did better:
-/// reducing from the second move (37% fewer nodes; 52.0% in 300 games
-/// against no reductions), from 2 plies left (51.1% in 600 games against
-/// these settings), or also in PV nodes' scout searches (49.0% in 300).
-/// Two plies for the seventh move on, from 6 plies left, took 15% fewer
-/// nodes to 22 plies on the bench's middle-game positions and scored
-/// 282-76-242 (53.3% +- 3.7, +23 Elo) in 600 games at 100 ms a move
-/// against these settings (both 63 ms a move on average, at most 102 ms),
-/// yet 49.5% against NTest at depth 18 and 200 ms a move (ours 122 ms on
-/// average, at most 196 ms; NTest's 153-161 ms, at most 4.8 s) where
-/// these settings scored 58.5% on the same 100 openings
-/// (7.3 +- 8.7 points lower on the 96 games with no NTest forfeit in
-/// either; stop 68). On 200 more openings it scored 48.5% where these
-/// settings had 51.2% (-2.8 +- 6.1 points; ours 126 ms a move on
-/// average, at most 195 ms; NTest's 168-212 ms, at most 5.2 s): 48.8%
-/// in 300 games against 53.7% (stop 69), as if, like ProbCut's
-/// deviations, it were pruning that self-play rewards and a stronger
-/// opponent punishes. Reducing only from the fourth move, against NTest
-/// at depth 14 and 20 ms a move (2,000 games of `random:8`, seed 66,
-/// played beside these settings as `scripts/judge.sh` plays; stop 77):
-/// 47.7% where these had 47.1%, +0.5 +- 1.6 points game by game (both
-/// 12.2 ms a move on average): no gain to choose by. Sparing from the
-/// reduction the late moves whose ordering value (from 4 plies left,
-/// where the evaluation orders) lies within a disc of the first ordered
-/// move's took 8% more nodes to 18 plies on the 80 WTHOR positions of
-/// `EVAL_ORDER_DEPTH`'s note, and against NTest in the same judge (seed
-/// 78; stop 78) scored 44.8% where these settings had 44.8%, +0.1 +- 1.4
-/// points game by game (both 12.2 ms a move on average): no gain either.
-/// Nor does NTest tell the reductions from none: with them off, against
-/// NTest at depth 14 and 20 ms a move (2,000 games of `random:8`, seed 85,
-/// played beside them as `scripts/judge.sh` plays; stop 85), 49.8% where
-/// they had 49.8%, +0.0 +- 1.5 points game by game (both 11.7 ms a move on
-/// average; NTest's 23 ms). They stay for their self-play gain.
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_FIRST_MOVE: usize = 2;
-/// The shallowest remaining depth at which a node uses the table. A node
-/// one ply from the leaves is cheaper to search again than to look up
-/// (the probe is a cache miss): without it there, and with each child's
-/// bucket prefetched while the moves are ordered, the bench's middle-game
-/// positions reach depth 14 about 13% sooner (2.4% more nodes), and 1,200
-/// games at 100 ms a move gave 571-129-500 (53.0% +- 2.7, +21 Elo).
-///
-/// Unlike the solver, the middle game does not look its children up in
-/// the table before searching them (enhanced transposition cutoffs). At
-/// null-window nodes from 3 plies left, with the children's keys kept
-/// from the ordering, the 80 WTHOR positions of [`EVAL_ORDER_DEPTH`]'s
-/// note took 19.64 M nodes to 18 plies and 36.66 M to 20, against
-/// 19.41 M and 37.16 M without (from 4 or 6 plies left: within 0.5%);
-/// the bench's middle-game positions took 7% fewer nodes to 22 plies
-/// (about 2% more time) but 7% more to 24 (stop 80): no gain.
-const TT_MIN_DEPTH: i32 = 2;
 /// Nodes between two looks at the clock and the stop token on an n x n
 /// board: about every 1,024 nodes on 8x8, more often on larger boards
 /// where a node costs more, so that a stop is seen within a millisecond or so.
@@ -287,11 +96,9 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// The squares of each [`Search::square_value`], best first.
     pub(super) square_classes: Vec<B::Set>,
     /// The score of winning every square, which no line exceeds.
-    pub(super) most: i32,
+    pub(super) max_score: i32,
     /// Remaining depth from which moves are ordered by the opponent's
-    /// replies (a move generation per move): 2 on 8x8; 3 on the wide
-    /// boards, where a move generation costs several times more and the
-    /// bench's wide positions reach their depths 2-18% sooner with 3.
+    /// replies ([`reply_order_depth`]).
     pub(super) reply_order_depth: i32,
     /// Whether late moves are searched a ply shallower first
     /// ([`late_move_reduction`]): measured on 8x8 only, where the pattern
@@ -306,34 +113,18 @@ pub struct Search<'a, B: Endgame, E: Evaluator<B>> {
     /// How many standard deviations ProbCut asks for; `None`: no ProbCut.
     pub(super) probcut: Option<f64>,
     /// A root move that beat the first one in the iteration under way.
-    pub(super) partial: Option<usize>,
-    /// Whether the middle-game search ranks the root side's losses by
-    /// discs alone, as Edax's search ranks every line: set once every
-    /// root move is proven lost ([`Search::hope_if_lost`],
-    /// [`Search::aspirate`]), or from the start when the table proves the
-    /// root lost ([`Search::hope_if_table_proves_lost`]). A game the root
-    /// side loses then scores its disc difference without [`WIN`], and the
-    /// table's bounds that prove such a loss do not cut. Without it, where
-    /// the table holds the proofs (the solve of an earlier move), the
-    /// moves tie at "lost" and the first in whatever order they were tried
-    /// is played, or one whose proof the table has lost, on its evaluation
-    /// alone (the test `moves_the_table_proves_lost_are_ranked_by_what_they_lose`).
-    /// Against the engine without it, 300 games at 100 ms a move gave
-    /// 129-37-134 (49.2%); NTest at depth 18 and 200 ms a move scored 49.5%
-    /// in 200 games against it (50.8% before).
-    ///
-    /// Turned on whenever the root side is behind (from the 4-ply
-    /// iteration), it also ranked a sure loss by 6 above a line the
-    /// evaluation puts at -20, which [`WIN`] ranks the other way: on the
-    /// 160 positions of `data/endgame-choices-23-26.json` at 400 ms a move
-    /// the lost ones then gave away 0.47-0.53 discs a move instead of
-    /// 1.63-1.84 (with it only once all is lost, 0.94-1.84 in seven runs),
-    /// but it lost games: against the engine without it, 600 games at
-    /// 100 ms a move gave 255-65-280 (47.9%) though 1.3-1.6 discs a game
-    /// better, and NTest scored 52.0% in 200 games. A line the evaluation
-    /// merely expects to lose still wins games that a sure small loss does
-    /// not.
-    pub(super) hope: bool,
+    pub(super) better_root_move: Option<usize>,
+    /// Whether the root side's losses are ranked by discs alone, as Edax's
+    /// search ranks every line: set once every root move is proven lost
+    /// ([`Search::rank_losses_if_lost`]), or from the start when the table
+    /// proves the root lost. A lost game then scores its disc difference
+    /// without [`WIN`], and the table's bounds that prove such a loss do
+    /// not cut. Without it the moves tie at "lost" and the first tried is
+    /// played (the test
+    /// `moves_the_table_proves_lost_are_ranked_by_what_they_lose`). Only
+    /// once all is lost: a line the evaluation merely expects to lose
+    /// still wins games that a sure small loss does not.
+    pub(super) rank_losses_by_discs: bool,
     /// The selectivity of the endgame solves: 0 for exact ones, else the
     /// level of the selective solve under way ([`SELECTIVE_LEVELS`](super::SELECTIVE_LEVELS)).
     pub(super) selectivity: u32,
@@ -351,17 +142,17 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             limits,
             square_value: square_values(n),
             square_classes: square_classes(n),
-            most: to_table((n * n) as i32),
-            reply_order_depth: if n == 8 { 2 } else { 3 },
+            max_score: to_table((n * n) as i32),
+            reply_order_depth: reply_order_depth(n),
             reduce_late_moves: n == 8,
             lists: Vec::new(),
             nodes: 0,
             clock: ClockPoll::new(poll_interval(n), 0),
             stopped: false,
             all_exact: false,
-            probcut: Some(PROBCUT_T),
-            partial: None,
-            hope: false,
+            probcut: Some(PROBCUT_DEVIATIONS),
+            better_root_move: None,
+            rank_losses_by_discs: false,
             selectivity: 0,
             pool: None,
             _board: std::marker::PhantomData,
@@ -374,7 +165,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         self.all_exact = on;
     }
 
-    /// With `Some(t)` (by default [`PROBCUT_T`]), null-window nodes whose
+    /// With `Some(t)` (by default [`PROBCUT_DEVIATIONS`]), null-window nodes whose
     /// shallow search lies more than `t` standard deviations of its error
     /// outside the window are cut (ProbCut); with `None`, every line is
     /// searched to its full depth (to measure what ProbCut predicts).
@@ -451,7 +242,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 // Only a move that beats the best so far counts: one that
                 // fails low as the first did has just another bound.
                 if i > 0 && score > alpha {
-                    self.partial = Some(roots[i].sq);
+                    self.better_root_move = Some(roots[i].sq);
                 }
                 best = score;
                 roots[..=i].rotate_right(1);
@@ -492,26 +283,23 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             return 0;
         }
         // No line scores more than winning every square: a window beyond
-        // that (a wipe-out proven elsewhere) fails at once. Without this,
-        // once one root move of FFO #59 proved the wipe-out at 17 plies,
-        // every other one was searched to 16 plies against it (103 M
-        // nodes, ProbCut off at such windows), too far from the end for
-        // the solver to take over.
-        if alpha >= self.most {
+        // that (a wipe-out proven elsewhere) fails at once instead of
+        // searching every other move to its full depth against it.
+        if alpha >= self.max_score {
             return alpha;
         }
-        if beta <= -self.most {
+        if beta <= -self.max_score {
             return beta;
         }
         let moves = board.moves();
         if moves.is_empty() {
             let passed = board.pass();
             if passed.moves().is_empty() {
-                // With hope, a lost game is worth its discs on the
+                // Ranked by discs, a lost game is worth its discs on the
                 // evaluation's scale: a sure loss by 6 ranks above a line
                 // the evaluation puts at -20.
                 let discs = board.final_score();
-                return if self.hope && root_loses(discs, ply) {
+                return if self.rank_losses_by_discs && root_loses(discs, ply) {
                     discs * DISC
                 } else {
                     to_table(discs)
@@ -532,12 +320,10 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         let empties = board.empties().count() as i32;
         // A window beyond the heuristic range asks whether a forced finish
         // beats a proven one. The midgame search can only answer by taking
-        // every line to its full depth, with no ProbCut at such windows
-        // (FFO #59 by iterative deepening: past two minutes at 22 plies);
-        // the solver, with its stability cutoffs, in a fraction of a
-        // second. It gets them from half the empties on: at shallower
-        // depths the midgame proof is the cheaper one (a 2-ply iteration at
-        // 36 empties took 10.8 M nodes when the solver had them).
+        // every line to its full depth, with no ProbCut at such windows;
+        // the solver, with its stability cutoffs, answers far sooner. It
+        // gets them from half the empties on: closer to the root the
+        // midgame proof is the cheaper one.
         let finished_window = alpha >= WIN / 2 || beta <= -WIN / 2;
         let proof = finished_window && 2 * depth >= empties;
         if (depth >= empties || proof)
@@ -566,7 +352,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             tt_move = hit.mv.filter(|&m| moves.contains(m));
             if hit.depth >= depth
                 && let Some(score) = hit.cutoff(alpha, beta)
-                && !(self.hope && forced_finish(score) && root_loses(score, ply))
+                && !(self.rank_losses_by_discs && forced_finish(score) && root_loses(score, ply))
             {
                 return score;
             }
@@ -698,50 +484,17 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// error, the deep search would almost surely fail the same way and
     /// the node returns that bound at the shallow search's cost. The
     /// evaluation says how large the error is (measured by `reversi
-    /// probcut`). Nodes one ply from the leaves ([`Search::negamax`]) and
-    /// two are predicted by the evaluation alone. Only null windows are
-    /// cut: `alpha` to `alpha + 1`. Without those two plies' cuts (ProbCut
-    /// from 3 plies left), against NTest at depth 14 and 20 ms a move,
-    /// 1,000 games of `random:8`, seed 87, played beside them as
-    /// `scripts/judge.sh` plays (stop 85): 49.8% where they had 50.0%,
-    /// -0.2 +- 2.1 points game by game (both 11.7 ms a move on average;
-    /// NTest's 23 ms): the cuts stay.
+    /// probcut`). Nodes one and two plies from the leaves are predicted by
+    /// the evaluation alone. Only null windows are cut.
     ///
-    /// Deeper, a shallow search is made only for a cut the evaluation
-    /// makes likely (as Edax does): most tries fail, and a failed try is
-    /// nodes spent for nothing. The evaluation, with the mean error of a
-    /// search of the shallow depth against its own prediction added, must
-    /// come within as many deviations of that error of the cut's bound
-    /// (as many as the cut asks for, rather than a second setting to tune).
-    /// On the bench's middle-game positions at 20 plies this took 32%
-    /// fewer nodes (gates of 0.5, 0.75, 1.5 and 2 deviations: 34%, 37%,
-    /// 26% and 13% fewer) and about 30% less time (four runs of each, the
-    /// two at once: 3.82 s against 5.44 s); 289-81-230 (54.9% +- 3.7, +34
-    /// Elo) in 600 games at 100 ms a move against the engine without it
-    /// (both 63 ms a move on average, at most 101 ms), and against NTest
-    /// at depth 18 and 200 ms a move 54.7% in 300 games where the engine
-    /// without it had 53.7% on the same openings (+1.0 +- 5.5 points; ours
-    /// 122-125 ms a move on average, at most 194 ms; NTest's 177-216 ms,
-    /// at most 5.0 s; stop 69), and 51.0% on 100 more (53.8% +- 4.6 in
-    /// all 400, 19 of the wins on NTest's forfeits; ours at most 194 ms a
-    /// move there too). At depth 22 and 1 s a move NTest then scored
-    /// 41-8-51 against it (55.0% for us, where the head of stop 65 had
-    /// 54.0% on the same 100 openings; ours 577-586 ms a move on average,
-    /// at most 955 ms; NTest's 1.07-1.14 s, at most 29 s). A gate of 0.75
-    /// deviations then scored 55.2% against NTest at depth 18 and 200 ms
-    /// in 200 games where this one had 54.8% on the same openings (53.7%
-    /// each in the 188 that neither lost on time; ours 122-125 ms a move
-    /// on average, at most 195 ms; stop 70): too few to choose by.
-    ///
-    /// A shallow search may itself cut by ProbCut, to any nesting (Edax
-    /// allows two levels). Allowing at most two took the 80 WTHOR
-    /// positions of [`EVAL_ORDER_DEPTH`]'s note to 20 plies in 4% more
-    /// nodes (38.67 M against 37.19 M; at most three, the same; at most
-    /// one, 44% more), and against NTest at depth 14 and 20 ms a move,
-    /// 2,000 games of `random:8`, seed 84, played beside the head as
-    /// `scripts/judge.sh` plays, it scored 49.6% where the head had 50.5%,
-    /// -1.0 +- 1.3 points game by game (both 11.7 ms a move on average;
-    /// NTest's 21 ms; stop 84): left out.
+    /// Deeper, a shallow search is made only for a cut the evaluation makes
+    /// likely (as Edax does): most tries fail, and a failed try is nodes
+    /// spent for nothing. The evaluation, with the mean error of a search
+    /// of the shallow depth added, must come within as many deviations of
+    /// that error of the cut's bound as the cut asks for. A shallow search
+    /// does not itself cut by ProbCut here (Edax nests two levels): nesting
+    /// took more nodes. Nodes where a side may be wiped out are never cut
+    /// ([`wipe_out_risk`]).
     fn probcut(
         &mut self,
         board: &B,
@@ -808,17 +561,8 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     /// values a side that has moves); leaving no reply ranks it high anyway.
     /// Without `by_value` (a window that only a finished game can fall in,
     /// where the fewest replies lead to the proof soonest) moves are not
-    /// evaluated: FFO #59's wipe-out, proved by a 15-ply iteration, took
-    /// 10.3 M nodes with them evaluated, 3.8 M without.
-    ///
-    /// A history heuristic (each cutting move's square scored by the
-    /// square of its depth, for each side, and up to 32-200 ordering
-    /// points from it added below 3, 4 or 5 plies left, where the
-    /// evaluation does not order or has just begun to) changed the nodes
-    /// to 18 and 20 plies on the 80 WTHOR positions of
-    /// [`EVAL_ORDER_DEPTH`]'s note by -2.4% to +4.2% (19.41 M and 37.16 M
-    /// without; stop 80): the replies and the square values already order
-    /// these nodes about as well.
+    /// evaluated. No history heuristic: the replies and the square values
+    /// already order these nodes about as well.
     #[expect(
         clippy::too_many_arguments,
         reason = "the caller's moves and state are passed, not computed again"
@@ -849,7 +593,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                     self.tt.prefetch(child.hash_key());
                 }
                 let replies = child.moves();
-                key -= replies.count() as i32 * 64;
+                key -= replies.count() as i32 * REPLY_ORDER_WEIGHT;
                 if by_value && depth >= EVAL_ORDER_DEPTH && !replies.is_empty() {
                     let cs = self.eval.play(state, board, sq, &child);
                     let value = self.eval.value(&cs, &child, replies);

@@ -12,6 +12,7 @@ use super::endgame::{
 use super::eval::Evaluator;
 use super::limits::Limits;
 use super::score::{DISC, INFINITY, WIN, forced_finish, proven_discs, to_table};
+use super::tunables::ASPIRATION_HALF_WIDTH;
 use crate::rules::SquareSet;
 use std::time::{Duration, Instant};
 
@@ -83,21 +84,16 @@ impl Schedule {
     /// proves it far sooner (FFO #59, a wipe-out, needs no full-window
     /// solve).
     ///
-    /// The guess is the last iteration's score although scores swing
-    /// between odd and even depths (by 2-3 discs in some positions): a
-    /// window around the score two iterations back, of the same parity,
-    /// took 2.6% and 1.0% more nodes and 6% fewer to 16, 18 and 20 plies
-    /// on the 80 WTHOR positions of `EVAL_ORDER_DEPTH`'s note (stop 65):
-    /// no clear gain. Nor did the window's width decide much: half a disc
-    /// either side took those positions to 20 plies in 37.19 M nodes, a
-    /// disc 36.49 M, two discs 36.97 M, a quarter 39.27 M (stop 84).
+    /// The guess is the last iteration's score, although scores swing
+    /// between odd and even depths: a guess of the same parity did no
+    /// better, nor did other widths (docs/research/selectivity.md).
     fn window(&self, guess: i32) -> ((i32, i32), bool) {
         let narrow = self.depth >= 4 && self.depth < self.empties && !self.all_exact;
         let proving = self.depth >= self.empties
             && !self.all_exact
             && (forced_finish(guess) || self.selective.is_some());
         let window = if narrow && proven_discs(guess).is_none() {
-            (guess - DISC / 2, guess + DISC / 2)
+            (guess - ASPIRATION_HALF_WIDTH, guess + ASPIRATION_HALF_WIDTH)
         } else if proving {
             (guess - 1, guess + 1)
         } else {
@@ -167,12 +163,12 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             root_scores: Vec::new(),
         };
         let mut plan = Schedule::new(self.limits, empties, self.all_exact);
-        self.hope = false;
-        self.hope_if_table_proves_lost(board);
+        self.rank_losses_by_discs = false;
+        self.rank_losses_if_table_proves_lost(board);
         loop {
             let iteration_start = Instant::now();
             let depth = plan.depth;
-            self.partial = None;
+            self.better_root_move = None;
             if plan.wants_win_loss_draw(&last, self.limits) {
                 let informed = roots.clone();
                 let Some(score) = self.root(board, depth as i32, -1, 1, &mut roots) else {
@@ -203,7 +199,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             else {
                 // Stopped: a move that beat the previous best at this depth
                 // (searched to the end of its window) is the better answer.
-                if let Some(sq) = self.partial {
+                if let Some(sq) = self.better_root_move {
                     last.best = sq;
                 }
                 break;
@@ -222,7 +218,7 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
                     .collect(),
             };
             report(&last);
-            self.hope_if_lost(score);
+            self.rank_losses_if_lost(score);
             if last.exact || depth >= plan.max_depth || !self.limits.may_start_iteration() {
                 break;
             }
@@ -236,13 +232,12 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             }
             // Near the end the solver takes over once it can be expected
             // to finish; once a forced win shows up, deeper midgame
-            // iterations only cost time: the solver goes straight to it
-            // (a forced loss turns on `hope` instead: the losing moves are
-            // still to be ranked), unless a depth limit with no clock is
-            // all that bounds the search: then a forced finish seen at 5
-            // plies meant an exact solve from 40 empties with nothing to
-            // stop it (labelling WTHOR positions at depth 6 stalled for an
-            // hour on such).
+            // iterations only cost time: the solver goes straight to it (a
+            // forced loss turns on ranking losses by discs instead: the
+            // losing moves are still to be ranked), unless a depth limit
+            // with no clock is all that bounds the search: then a forced
+            // finish seen at a few plies would start an exact solve from
+            // far from the end with nothing to stop it.
             let bounded_only_by_depth = self.limits.depth.is_some() && self.limits.hard.is_none();
             plan.advance(|next| {
                 B::HAS_SOLVER
@@ -257,16 +252,12 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
 
     /// Whether a solve of a position with `empties` empties started now can
     /// be expected to finish before the hard limit, at the speed this
-    /// search has had so far. Without it, a solve out of reach used up
-    /// the time: at 400 ms a move, the moves chosen at 22-24 empties of
-    /// 300 held-out WTHOR positions lost 0.80 discs on average against
-    /// perfect play; going on with midgame iterations instead, 0.55.
+    /// search has had so far: a solve out of reach uses up the time deeper
+    /// midgame iterations would have used (docs/research/endgame.md).
     ///
     /// A depth limit `d` allows the exact solve (an iteration as deep as
-    /// the game) only from `d` + [`DEPTH_LIMIT_SOLVE_SLACK`] empties: at
-    /// `set depth 18` the solver started 13 plies from the end, 31
-    /// empties, and one move took 184 s where NTest at the same level
-    /// takes 5 s at most.
+    /// the game) only from `d` + [`DEPTH_LIMIT_SOLVE_SLACK`] empties, so
+    /// that the limit bounds the work of every move, as a GUI's level does.
     pub(super) fn solve_may_finish(&self, empties: u32, start: Instant) -> bool {
         if self
             .limits
@@ -281,8 +272,8 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
         let now = Instant::now();
         let elapsed = now.duration_since(start).as_secs_f64().max(1e-3);
         // The solver visits about 3 nodes in the time the midgame search
-        // visits one (38 M and 12 M a second on 8x8 here); the floor is
-        // for the first milliseconds, when the rate means little.
+        // visits one; the floor is for the first milliseconds, when the
+        // rate means little.
         let rate = 3.0 * (self.nodes as f64 / elapsed).max(5e6);
         expected_solve_nodes(empties) / rate < hard.saturating_duration_since(now).as_secs_f64()
     }
@@ -296,17 +287,14 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
     /// board has a solver, returns that bound as it is: the solver proves
     /// such scores far sooner than a midgame search, which has no ProbCut
     /// at finished-game windows and would search every other root move to
-    /// its full depth to beat a forced win (FFO #59 at 22 plies: more than
-    /// 15 minutes; the solver proves it in 0.1 s). `negamax` hands such
-    /// windows to the solver itself only from half the empties on; below
-    /// that, this return is what keeps the iteration short (a WTHOR
-    /// position at 32 empties whose 15-ply iteration fails high on a
-    /// wipe-out: solved in 12 ms with it, a 1 s move used up without it).
+    /// its full depth to beat a forced win. `negamax` hands such windows
+    /// to the solver itself only from half the empties on; below that,
+    /// this return is what keeps the iteration short.
     ///
     /// A fail low on a proven loss says only that every move loses: the
     /// bounds (most often the table's, from the solve of an earlier move)
     /// cut each move at "lost", in whatever order the moves were tried.
-    /// So it turns on [`Search::hope`] and the iteration is searched
+    /// So it turns on [`Search::rank_losses_by_discs`] and the iteration is searched
     /// again, its moves ranked by what each is expected to lose.
     pub(super) fn aspirate(
         &mut self,
@@ -321,8 +309,8 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
             let score = self.root(board, depth, window.0, window.1, roots)?;
             let failed = score <= window.0 || score >= window.1;
             if B::HAS_SOLVER && midgame && failed && forced_finish(score) {
-                if score < 0 && !self.hope {
-                    self.hope_if_lost(score);
+                if score < 0 && !self.rank_losses_by_discs {
+                    self.rank_losses_if_lost(score);
                     continue;
                 }
                 return Some(score);
@@ -343,38 +331,36 @@ impl<B: Endgame, E: Evaluator<B>> Search<'_, B, E> {
         }
     }
 
-    /// Turns on [`Search::hope`] for the rest of the search once an
+    /// Turns on [`Search::rank_losses_by_discs`] for the rest of the search once an
     /// iteration scores a proven loss: every root move is then lost.
-    pub(super) fn hope_if_lost(&mut self, score: i32) {
+    pub(super) fn rank_losses_if_lost(&mut self, score: i32) {
         if B::HAS_SOLVER && forced_finish(score) && score < 0 {
-            self.hope = true;
+            self.rank_losses_by_discs = true;
         }
     }
 
-    /// A score as an iteration reports it. With [`Search::hope`] on, a lost
+    /// A score as an iteration reports it. With [`Search::rank_losses_by_discs`] on, a lost
     /// game scores its discs on the evaluation's scale; an exact
     /// iteration's losses are proven, so they are reported as finished
     /// games again (without this, a solved loss by 4 came out as an
     /// evaluation of -4.00 that nothing could tell from a guess).
     pub(super) fn reported(&self, score: i32, exact: bool) -> i32 {
-        if self.hope && exact && score < 0 && !forced_finish(score) {
+        if self.rank_losses_by_discs && exact && score < 0 && !forced_finish(score) {
             to_table(score / DISC)
         } else {
             score
         }
     }
 
-    /// Turns on [`Search::hope`] from the first iteration when the table
-    /// already proves the root lost (the win/loss/draw solve of the move
-    /// before, or of this position by an earlier command). Without it the
-    /// table's proofs only bound the moves they cover: a proven loss by 10
-    /// ranked below every move not yet proven, whatever its evaluation,
-    /// and a daemon asked twice for the same 23-empty position at 200 ms a
-    /// move played the loss by 34 the second time (the loss by 10 the
-    /// first).
-    pub(super) fn hope_if_table_proves_lost(&mut self, board: &B) {
+    /// Turns on [`Search::rank_losses_by_discs`] from the first iteration
+    /// when the table already proves the root lost (the win/loss/draw
+    /// solve of the move before, or of this position by an earlier
+    /// command). Without it the table's proofs only bound the moves they
+    /// cover, and a proven loss by 10 ranked below every move not yet
+    /// proven, whatever its evaluation.
+    pub(super) fn rank_losses_if_table_proves_lost(&mut self, board: &B) {
         if let Some(upper) = self.tt.probe(board.hash_key()).and_then(|hit| hit.upper) {
-            self.hope_if_lost(upper);
+            self.rank_losses_if_lost(upper);
         }
     }
 

@@ -87,12 +87,10 @@ pub struct Heuristic<S> {
     edge_walks: Vec<Vec<usize>>,
 }
 
-/// Weight of an edge disc anchored on a corner (see [`Heuristic::anchored`]).
-/// From 10x10 up, late-game collapses against `greedy` came from long edges
-/// taken from a corner (+97 discs to -22 in 60 plies on 16x16): the search
-/// at 100 ms sees 5-7 plies and the edge term counts those discs like any
-/// other. With this term, against the engine without it, 100 games at
-/// 100 ms a move: 16x16 79-4-17, 10x10 70-2-28. The weight is untuned.
+/// Weight of an edge disc anchored on a corner (see [`Heuristic::anchored`]),
+/// from 10x10 up: long edges taken from a corner made the late collapses
+/// against `greedy`, beyond the few plies the search sees there. Untuned
+/// (docs/research/evaluation.md).
 const ANCHORED: i32 = 40;
 
 impl<S: SquareSet> Heuristic<S> {

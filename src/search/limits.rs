@@ -7,6 +7,7 @@
 //! so a `stop` read *after* a `genmove` stops that search even if the search
 //! has not started yet, while a `stop` read *before* it does not.
 
+use super::tunables::{SAFETY_MAX, SAFETY_MIN, SAFETY_SHARE};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -110,20 +111,10 @@ pub fn bounded_secs(seconds: f64) -> Duration {
 }
 
 /// Time kept back from a move's budget for reading, writing and
-/// scheduling: a twentieth of it, at least 3 ms and at most 50 ms.
-///
-/// The cap was 15 ms until, at 1 s a move with both cores busy with other
-/// work, a reply took 1,023 ms. Measured here with two busy loops beside
-/// the daemon (`reversi latency --movetime-ms 1000 --moves 1000`), replies
-/// ran up to 8 ms past the hard limit (max 993 ms with a 985 ms limit);
-/// the hypervisor also takes a core away for up to about 100 ms at times,
-/// which no margin short of a tenth of the move covers. 50 ms covers both
-/// observed overruns at 1 s, for 5% of the move. Such a stall shows at
-/// short limits: at 20 ms a move against NTest, 2,000 games on each core
-/// at once (`scripts/judge.sh`; stop 85), one reply of `strong` took
-/// 102 ms, while a variant of it on the other core took at most 30 ms.
+/// scheduling: a [`SAFETY_SHARE`]th of it, from [`SAFETY_MIN`] to
+/// [`SAFETY_MAX`].
 pub fn safety(limit: Duration) -> Duration {
-    (limit / 20).clamp(Duration::from_millis(3), Duration::from_millis(50))
+    (limit / SAFETY_SHARE).clamp(SAFETY_MIN, SAFETY_MAX)
 }
 
 /// Limits for one move decision. A searching player starts no iteration
@@ -151,15 +142,6 @@ impl Limits {
 
     /// A per-move time limit from now: the limit less a [`safety`] margin
     /// as both limits (the time cannot be saved for later: it is spent).
-    ///
-    /// It is spent: at 200 ms a move against NTest at depth 18 (200 games of
-    /// `random:4`, seed 87; stop 87), each `strong:` line of the log
-    /// (`RUST_LOG=info`) paired with its move in the game records: every
-    /// move from 59 to 24 empties took 189-190 ms, all of the 190 ms hard
-    /// limit (98-100% of them within 5% of it); at 20-23 empties, where the
-    /// solver takes over, 94 ms on average; from 19 empties on, solved,
-    /// 0-2 ms. The mean of 119 ms a move (60% of the limit) is lower only
-    /// because solved moves end early.
     pub fn movetime(limit: Duration) -> Limits {
         let hard = limit.saturating_sub(safety(limit));
         Limits::default().with_budget(hard, hard)

@@ -12,6 +12,7 @@ mod parallel;
 pub mod pattern;
 mod score;
 mod tt;
+pub mod tunables;
 
 pub use alphabeta::{Iteration, Search, poll_interval};
 pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs};

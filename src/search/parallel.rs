@@ -25,11 +25,8 @@
 //!   the main thread returns, so no helper outlives its search.
 //!
 //! Why split points in the solver: there Lazy SMP duplicated most of the
-//! work (each helper solved the same position again), and the exact
-//! solve has no deeper iteration for a helper to run ahead to. FFO
-//! #40-#49 on 2 threads took 14.3-15.7 s with Lazy SMP and 9.7-9.9 s with
-//! split points, against 19.6 s on 1 thread (2.0x); the full FFO #40-#59
-//! figures are in the stop notes of issue 33.
+//! work (each helper solved the same position again), and the exact solve
+//! has no deeper iteration for a helper to run ahead to.
 //!
 //! On larger machines (not measured here: this machine kind has 2 cores):
 //! - the table is the only state the middle-game threads share. A probe or
@@ -37,8 +34,7 @@
 //!   no lock and no read-modify-write, so threads never wait on each
 //!   other; what grows with the thread count is cache-line traffic on the
 //!   buckets near the root, and the table filling faster (give it more
-//!   `hash` with more threads: at about 10 M nodes a second per thread, 32
-//!   threads write more entries in a second than the default 64 MB holds);
+//!   `hash` with more threads);
 //! - middle-game helpers duplicate much of each other's work, so each
 //!   added thread gains less (even helpers deepen one ply at a time like
 //!   the main thread, odd ones two: beyond 2 threads the mix is untested);
@@ -46,33 +42,10 @@
 //!   at nodes of 12 empties or more; a thread that waits for its split
 //!   point's last moves counts as idle for the split points under its own
 //!   and helps there ("helpful master"), but not elsewhere: with many
-//!   threads, owners waiting and the offers' channel are what to watch;
-//! - what to measure on such a machine: time to a fixed depth on the
-//!   `bench` positions and FFO #40-#59 wall time against 1 thread
-//!   (`reversi bench --threads N`, `reversi solve --threads N`), the nodes
-//!   per second per thread (memory bandwidth), and a match at equal time
-//!   against the same engine on fewer threads.
+//!   threads, owners waiting and the offers' channel are what to watch.
 //!
-//! Measured here, 2 threads against 1 (same build, alternating runs): the
-//! bench's middle-game positions reach depth 14 in 0.138-0.150 s against
-//! 0.243-0.249 s (1.71x on average; 1.56x on a busier day); with the
-//! helper in step with the main thread it was 1.0x. FFO #40-#59 solves in
-//! 1.80x and 1.88x less time (two runs; see `endgame/split.rs`).
-//! Against NTest at depth 18 and 200 ms a move (the first 50 openings of
-//! `random:4`, seed 341, each with both colours; stop 84), 2 threads
-//! scored 52-8-40 (56.0% +- 9.3; ours 120 ms a move on average, at most
-//! 195 ms; NTest's 134 ms, 2 forfeits) where 1 thread had scored 60.5% on
-//! the same openings: no gain that 100 games can show, although the
-//! second core is idle while NTest waits for its turn. Nor in 200 (stop
-//! 93; `random:4`, seed 931, `reversi match --threads 2` in one shard,
-//! 1 thread in two at once): 101-22-77 (56.0% +- 6.5; ours 119 ms a
-//! move on average, at most 195 ms; NTest's 132 ms, 7 forfeits) where 1
-//! thread scored 105-10-85 (55.0% +- 6.7; ours 122 ms, at most 194 ms;
-//! NTest's 128 ms, 9 forfeits): +1.0 +- 5.2 points game by game, +1.6 +-
-//! 5.3 on the 187 games that NTest forfeited in neither. By what more
-//! time on 1 thread gained on the same openings (`players/strong.rs`),
-//! 1.7 times the speed is worth about 2.5 points there: too little for
-//! 200 games to show.
+//! What 2 threads gain here, and what to measure on a larger machine:
+//! `docs/research/threads.md`.
 
 use super::Iteration;
 use super::alphabeta::Search;
@@ -166,7 +139,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             limits,
             square_value: self.square_value.clone(),
             square_classes: self.square_classes.clone(),
-            most: self.most,
+            max_score: self.max_score,
             reply_order_depth: self.reply_order_depth,
             reduce_late_moves: self.reduce_late_moves,
             lists: Vec::new(),
@@ -175,8 +148,8 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
             stopped: false,
             all_exact: false,
             probcut: self.probcut,
-            partial: None,
-            hope: false,
+            better_root_move: None,
+            rank_losses_by_discs: false,
             selectivity: 0,
             pool: None,
             _board: std::marker::PhantomData,
@@ -199,7 +172,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
         pool: &Pool,
     ) {
         let start = Instant::now();
-        self.hope_if_table_proves_lost(board);
+        self.rank_losses_if_table_proves_lost(board);
         let mut roots = self.root_moves(board);
         let empties = board.empties().count();
         let max_depth = self.limits.depth.unwrap_or(u32::MAX);
@@ -236,7 +209,7 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
                 main_stop.stop();
                 return;
             }
-            self.hope_if_lost(score);
+            self.rank_losses_if_lost(score);
             guess = score;
             depth += 1 + (k % 2) as u32;
         }

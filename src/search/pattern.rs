@@ -4,187 +4,34 @@
 //! diagonals), each region's cells are read as a base-3 number (empty,
 //! mine, yours), and a learned weight per configuration is summed with one
 //! for each side's count of legal moves and of potential mobility (see
-//! [`SCALARS`]; the weights of the two
-//! phases nearest the position's count of empty squares, mixed). The
-//! weights come from `reversi train` on tournament games and on games of
-//! the engine against itself (`scripts/train-eval.sh`), and are compiled
+//! [`SCALARS`]); the weights of the two phases nearest the position's
+//! count of empty squares are mixed ([`phase_mix`]).
+//!
+//! The weights come from `reversi train` on tournament games and on games
+//! of the engine against itself (`scripts/train-eval.sh`) and are compiled
 //! into the binary. Near the end a position's target is its exact score;
-//! before that, a tournament position's is the score of a 4-ply search with
-//! the weights of commit 1e899c9, a self-play position's its game's first
-//! exact score. Neither choice shows in the error on human games' solved
-//! scores (the self-play games raise it a little at 36-55 empties, the
-//! search labels by 0.1-0.4 discs at 28-59), yet each makes the engine play
-//! better. Half a search label and half the game's solved score did worse
-//! than the label alone (trained on the tournament games only, with 6-ply
-//! labels from the weights of commit ca5983f: 153-36-211, 42.8% ± 4.6, in
-//! 400 games at depth 8; stop 67).
-//!
-//! The self-play games came first in three sets (234,032 games): two from
-//! random first plies, and one from tournament games' positions at every
-//! stage turned by a random ply, which reaches the kind of position the
-//! search meets at its leaves. Neither of the later two helped alone (a
-//! second random set: 50.8% in 300 games at 100 ms a move; the turned
-//! set with the first: 50.2%); all three together gave 54.3% in 300 games
-//! against the evaluation trained on the first set only, and 54.2%
-//! against NTest where that one had 49.0% (depth 18, 200 ms a move, the
-//! same 300 openings). The same engine on the same openings scored 46.7%
-//! when played again, so a 300-game match against NTest tells apart only
-//! differences of several points. A fourth set of the turned kind (80,000
-//! games by the engine of commit ca5983f, 6-40 plies and two random ones)
-//! showed no gain (50.8% against NTest on those openings), so it is left
-//! out.
-//!
-//! Another set of the turned kind (60,000 games by the engine of commit
-//! eca5b44) came in with the opponent's and potential mobility terms (see
-//! [`SCALARS`]); with the mover's mobility alone it had gained at equal
-//! fixed depth and not at 200 ms a move (`scripts/train-eval.sh`).
-//! Neither more of the same nor fresher labels helped these weights
-//! (stop 74; ours at 20 ms a move against NTest at depth 14, 2,000 games
-//! of `random:8`, seed 61, where these scored 51.1% and, run again,
-//! 49.7%: runs differ by more than their games' spread, so a candidate is
-//! best played beside its baseline in the same run): a fifth set of the
-//! turned kind (60,000 games by the engine of commit dd157f5) scored
-//! 49.2%; the tournament positions labelled by a 4-ply search with these
-//! weights in place of 1e899c9's, 49.7%, and 51.1% with the fifth set.
-//!
-//! Nor do fresher sets in place of the old ones (stop 86). Two sets of
-//! the turned kind by the engine of commit 40b4393 (60,000 games each,
-//! seeds 6 and 7: `reversi selfplay --games 60000 --openings
-//! wthor:wthor.txt:8-44+1 --move-depth 8 --label-depth 1 --exact-empties
-//! 18 --seed S`, 20 minutes each on 2 cores), fitted with the same WTHOR
-//! positions and labels as `scripts/train-eval.sh`'s last command with
-//! those two `--selfplay` files in place of its four, lowered the
-//! held-out error (the last 5% of the WTHOR games, out of both fits) at
-//! every band of 20-51 empties, against the 4-ply labels (40-43: 4.03 to
-//! 3.91 discs; 28-31: 4.84 to 4.77; 20-23: 5.51 to 5.45) and against the
-//! games' solved scores (40-43: 20.99 to 20.87).
-//! With ProbCut's table measured again for them, against NTest at depth 14
-//! and 20 ms a move, 1,000 games of `random:8`, seed 88, played beside
-//! these weights as `scripts/judge.sh` plays, they scored 47.2% where
-//! these had 50.7%: -3.5 +- 2.0 points game by game (both 11.6 ms a move
-//! on average, at most 26 and 30 ms; NTest's 18 ms). From the fewer, more
-//! ordinary openings of `random:4` (800 games, seed 89) they scored 47.6%
-//! where these had 50.1%, -2.5 +- 3.3 points (both 12.0 ms a move on
-//! average, at most 34 and 27 ms). Not kept. The lower error is on
-//! tournament positions, which the turned sets resemble; what the two
-//! random-opening sets left out taught, the error does not show.
-//!
-//! The weights are exactly what `scripts/train-eval.sh` makes (training
-//! is deterministic, and so is each set for its seed). Those of commit
-//! ca5983f were trained the same way on sets whose files are lost and
-//! which the script's commands do not make again byte for byte; the
-//! script's sets trained these, which scored 263-94-243 (51.7% ± 3.7)
-//! against them in 600 games at 100 ms a move (both sides 63 ms a move on
-//! average, at most 104 ms), and 139-44-117 (53.7%, 16 of the wins on
-//! NTest's forfeits) against NTest at depth 18 and 200 ms a move in 300
-//! games (ours 121-128 ms a move on average, at most 197 ms; NTest's
-//! 128-214 ms, at most 4.9 s; stop 68).
-//!
-//! Far from its data the evaluation is no guide (stop 87): against the
-//! course's `smartest` at 100 ms a move (`random:4`, seed 1) `strong` was
-//! wiped out in 3 of 100 games by ply 20 (this engine and that of commit
-//! 1357425 alike), as in `e6 d6 c5 f6 c4 b5 c6 d3 f5 b6 c3 f4 e3 b2 f3 g3
-//! d2 d1 e2 e1`: after ply 16, black to move with 2 discs against 18, it
-//! scored +70 discs at 1 ply and about +60 to 35 plies, beyond any real
-//! score, two moves before a proven loss by 64. Neither the tournament
-//! games nor the self-play sets hold such positions. The search now
-//! leaves them out of ProbCut (`alphabeta.rs`, `wipe_out_risk`), which
-//! ended the wipe-outs; the values themselves stay as wrong until
-//! training data holds such positions.
-//!
-//! A refit whose inputs take one session (stop 89: the script's inputs
-//! outside the repo were not kept between sessions) was measured and not
-//! kept. Every input came from the head's own binary (commit 2387c70;
-//! later commits changed comments only) with exact scores from 16
-//! empties instead of 18: the WTHOR solves and 4-ply labels (the
-//! compiled weights; 11 minutes on 2 cores), the four self-play sets of
-//! `scripts/train-eval.sh` with the same seeds, counts and openings
-//! (`--exact-empties 16 --label-depth 1`; 15, 15, 12 and 7 minutes) and
-//! the same fit (2 minutes): about an hour where the script takes about
-//! 4.3 hours, for a self-play game costs 13 ms of moves and 36 ms of
-//! solves at 18 empties, 10 at 16 (CPU time). With ProbCut's table
-//! measured for them, against NTest at depth 14 and 20 ms a move (800
-//! games of `random:8`, seed 891, played beside these weights as
-//! `scripts/judge.sh` plays) they scored 49.8% where these had 51.5%:
-//! -1.8 +- 2.4 points game by game (both 11.6 ms a move on average, at
-//! most 25 ms; NTest's 18 ms).
-//!
-//! Stop 90, each against NTest at depth 14 and 20 ms a move beside these
-//! weights (800 games of `random:8`, `scripts/judge.sh`), ProbCut's table
-//! measured for each candidate; none kept, none shown worse:
-//! - the mean of these weights and that refit's, weight by weight (the
-//!   stored values' rounded mean; they differ by 1.4 discs rms where a
-//!   weight averages 0.6 in size): 52.6% against 53.4%, -0.8 +- 2.2
-//!   points (seed 901);
-//! - that refit's inputs plus 60,000 games of the same engine (commit
-//!   2387c70) at 12 plies a move (`reversi selfplay --games 60000
-//!   --openings random:10 --move-depth 12 --label-depth 1 --exact-empties
-//!   16 --seed 11`, 31 minutes on 2 cores): 50.7% against 48.9%, +1.8 +-
-//!   2.6 (seed 902);
-//! - those plus 80,000 turned games at 12 plies (the same with `--games
-//!   80000 --openings wthor:wthor.txt:8-44+1 --seed 13`, 23 minutes):
-//!   51.6% against 50.4%, +1.1 +- 2.1 (seed 903).
-//!
-//! Held-out errors moved by at most 0.04 discs. Deeper self-play moves
-//! (12 plies: 30 ms of wall time a game on 2 threads, 14 at 8) may be
-//! worth a larger set; these matches cannot tell.
-//!
-//! A larger set does not pay either (stop 91): those two sets plus
-//! 100,000 more games at 12 plies a move (the 60,000-game set's command
-//! with `--games 100000 --seed 12`, 46 minutes on 2 cores), 240,000 deep
-//! games beside the refit's 294,032 at 8 plies, fitted by the refit's
-//! command with a `--selfplay` for each deep set (held-out error against
-//! the 4-ply labels within 0.04 discs of the two-set fit's at every
-//! band), with ProbCut's table measured for them: against NTest at depth
-//! 14 and 20 ms a move, 1,600 games of `random:8`, seed 911, beside these
-//! weights as `scripts/judge.sh` plays, 50.7% where these had 51.0%,
-//! -0.3 +- 1.7 points game by game (both 11.6 ms a move on average, at
-//! most 26 and 27 ms; NTest's 20 ms). More games searched deeper do not make a
-//! better evaluation of this form. Nor, on the same data, does another
-//! set of shapes or a larger one (stop 92; see [`SHAPES`]).
+//! before that, a tournament position's is a 4-ply search's score, a
+//! self-play position's its game's first exact score. What each choice
+//! and data set was worth is in `docs/research/evaluation.md`.
 //!
 //! Symmetric regions share one table: every region is read through the
 //! board symmetry that maps it onto its canonical mask, so one bit
 //! extraction per region gives its index.
+//!
+//! Far from its data the evaluation is no guide: it has seen no position
+//! where one side has a handful of discs against many, and values some of
+//! them absurdly. The search keeps ProbCut away from them
+//! ([`tunables::WIPE_OUT_DISCS`](super::tunables::WIPE_OUT_DISCS)).
 
 use super::eval::Evaluator;
 use super::score::DISC;
 use crate::rules::Bitboard;
 use std::sync::OnceLock;
 
-/// The shapes, as canonical masks (a1 = bit 0, row by row).
-///
-/// Three more shapes were tried and left out: a corner triangle
-/// (`0x0103_070F`), an edge block (`0x3CBD`) and a corner cross (`0x0C0E_0703`),
-/// 58 regions. Trained on the tournament games alone, both layouts for 6 epochs,
-/// they lowered the held-out error against the 4-ply labels by 0.06-0.09 discs
-/// at 20-47 empties (5.42 to 5.36 at 20-23, 4.25 to 4.16 at 36-39), yet scored
-/// 48.9% ± 3.8 (-8 Elo) in 600 games at 100 ms a move (`random:4`, seed 171)
-/// against this layout trained the same way: the gain in error does not pay for
-/// a quarter more table reads. A fourth shape (`0x0001_0101_031F`) lowered the
-/// error no further.
-///
-/// Nor does a set of the same cost, or the two together (stop 92). The
-/// set of Egaroucid's 46-region evaluation has the corner triangle, the
-/// fourth shape above (a narrow triangle) and the edge block in place of
-/// `corner2x5` and `diag4`: as many regions and table reads, 70% more
-/// weights (8.6 MB). Both were fitted on stop 91's inputs by its command
-/// (see the module doc), with ProbCut's table measured for each, and
-/// judged against NTest at depth 14 and 20 ms a move, 800 games of
-/// `random:8`, beside these weights as `scripts/judge.sh` plays:
-/// - that set: held-out error against the 4-ply labels 0.05-0.10 discs
-///   higher than stop 91's fit at 8-31 empties (20-23: 5.66 against
-///   5.56), within 0.03 elsewhere; 51.2% where these had 51.1%, +0.1 +-
-///   2.2 points game by game (seed 921; both 11.6 ms a move on average,
-///   at most 29 and 24 ms; NTest's 19 ms);
-/// - these shapes and those three (58 regions, 10.3 MB): error 0.04-0.08
-///   discs lower than that fit's at 8-39 empties (20-23: 5.51; 36-39:
-///   3.98 against 4.03), within 0.03 elsewhere; 50.2% where these had
-///   50.1%, +0.1 +- 2.3 points (seed 922; both 11.6 ms a move on
-///   average, at most 26 and 27 ms; NTest's 19 ms).
-///
-/// On this data, neither other shapes nor more of them move the score
-/// against NTest.
+/// The shapes, as canonical masks (a1 = bit 0, row by row). Other sets of
+/// the same cost, and larger ones, lowered the held-out error a little
+/// and did not move the score against NTest
+/// (docs/research/evaluation.md).
 pub const SHAPES: [(&str, u64); 11] = [
     ("corner3x3", 0x0000_0000_0007_0707),
     ("corner2x5", 0x0000_0000_0000_1F1F),
@@ -201,14 +48,8 @@ pub const SHAPES: [(&str, u64); 11] = [
 
 /// Number of game phases, each with its own weights: one for every four
 /// empties, down to the end of the game (the solver's shallow searches and
-/// its probcut read the evaluation near the end too).
-///
-/// One phase for every two empties (30) does no better: trained on the
-/// tournament games alone with 6-ply labels, the held-out error against
-/// the labels came out 0.01-0.08 discs higher at 8-47 empties (4.34 to
-/// 4.38 at 36-39, 6.08 to 6.16 at 20-23), each phase seeing half the
-/// positions, and scored 181-22-197 (48.0% ± 4.8) in 400 games at depth 8
-/// against four empties a phase trained the same way (stop 67).
+/// its probcut read the evaluation near the end too). One for every two
+/// empties did no better: each phase sees half the positions.
 pub const PHASES: usize = 15;
 /// Weights are stored in 1/SCALE discs.
 pub const SCALE: i32 = 128;
@@ -228,12 +69,8 @@ pub fn phase(empties: u32) -> usize {
 /// of its 4 empties, and a position between two middles takes the mix of
 /// the two in proportion, so that the evaluation changes a little at every
 /// empty square instead of jumping every fourth. Positions beyond the first
-/// or last middle take that phase alone.
-///
-/// Trained this way (in place of also training each phase on its
-/// neighbours' positions at full weight), held-out rms error on WTHOR fell
-/// at 48-59 empties (24.87 to 24.70 discs), at 40-47 (21.59 to 21.50) and
-/// at 0-19 (8.52 to 8.39), and stayed within 0.03 at 20-39.
+/// or last middle take that phase alone. Trained the same way, each
+/// position's error shared by the two phases in proportion.
 #[inline]
 pub fn phase_mix(empties: u32) -> (usize, f32) {
     let middle = (57.5 - empties as f32) / 4.0;
@@ -385,29 +222,8 @@ pub const REGIONS: usize = 46;
 pub const FEATURES: usize = REGIONS + SCALARS;
 /// Scalar terms, each a weight per count: the side to move's legal moves,
 /// the opponent's (as if it were to move), and each side's potential
-/// mobility (the empty squares next to the other side's discs).
-///
-/// The last three came in with a fourth self-play set (stop 73; measured
-/// at stops 72 and 73). Against the previous evaluation (the mover's
-/// mobility alone, three sets): held-out error against the 4-ply labels
-/// lower at every band of 20-43 empties (40-43: 4.14 to 4.03 discs; 28-31:
-/// 4.89 to 4.84; 20-23: 5.57 to 5.51; the fourth set alone gave 4.13, 4.91,
-/// 5.58); against NTest at equal fixed depths 2, 4 and 6 (ProbCut off,
-/// both solving where NTest does, by switches kept out of the repo; 4,000
-/// games each) 48.4%, 48.9% and 50.9% where it had 45.9%, 47.9% and 48.4%
-/// (the fourth set alone: 47.0%, 49.2%, 49.5%); 5% fewer nodes a second
-/// (bench 11.0 against 11.55 M). In play they paid only with ProbCut's
-/// table measured again for them ([`PROBCUT_ERROR`]): then against NTest
-/// at depth 18 and 200 ms a move, 200 games of `random:4`, seed 41,
-/// 102-24-74 (57.0% +- 6.4) where the previous evaluation had 54.2% on
-/// the same openings (+2.8 +- 5.6 points paired; ours 120 ms a move on
-/// average, at most 195 ms; NTest's 108 ms, at most 3.9 s, 3 forfeits).
-/// Against the previous evaluation itself at 100 ms a move, 400 games:
-/// 171-57-172 (49.9% +- 4.5): self-play does not see what NTest does.
-/// The same 200 openings played again after the evaluation's reads were
-/// made faster ([`PatternEval::value`]; stop 77): 94-27-79 (53.8% +- 6.4;
-/// ours 121 ms a move on average, at most 197 ms; NTest's 157 ms, at most
-/// 4.5 s, 4 forfeits), as far below 57.0% as runs of one engine spread.
+/// mobility (the empty squares next to the other side's discs). The last
+/// three paid in play only with ProbCut's table measured again for them.
 pub const SCALARS: usize = 4;
 /// Counts of potential mobility with a weight of their own (more count as
 /// the last).
@@ -417,14 +233,7 @@ const SCALAR_WEIGHTS: usize = 2 * MOBILITY_SLOTS + 2 * POTENTIAL_SLOTS;
 /// Counts of the side to move's legal moves with a weight of their own:
 /// 0 to 31, more counting as 31. The midgame search generates a
 /// position's moves before it evaluates it, so there the term costs one
-/// more table read (the solver's move ordering generates them for it):
-/// held-out error 0.09-0.11 discs lower at 20-43 empties, about 0.2 at
-/// 4-19, and 53.8% (+26 Elo) in 600 games against the evaluation without it.
-///
-/// Potential mobility (the empty squares next to each side's discs, 40
-/// counts each) was tried beside it: trained on the tournament games alone,
-/// it lowered the held-out error by only 0.01-0.04 discs at 0-51 empties,
-/// less than the extra shapes of [`SHAPES`] that did not pay in play.
+/// more table read (the solver's move ordering generates them for it).
 const MOBILITY_SLOTS: usize = 32;
 /// [`REGIONS`] rounded up to whole vector registers.
 const LANES: usize = 48;
@@ -618,23 +427,9 @@ fn exchanged_indices(squares: u32) -> impl Iterator<Item = u32> {
 /// table per position, as it did with one table per phase. Each count has
 /// a second table, its regions' configurations read with the two sides'
 /// discs exchanged: a [`PatternState`] keeps its digits for the same side
-/// whoever is to move, and reads this one when the other side is.
-///
-/// Laid out the other way round, each configuration's weights at every
-/// count and for both sides next to each other (so that a node and its
-/// children, or ProbCut's check and the leaves below it, read one cache
-/// line), the same nodes took 11-13% longer: 80 WTHOR positions (after
-/// plies 24 and 32 of every 50th of the last 2,000 games) searched to 20
-/// plies, both binaries at once and then swapped (stop 77); a line then
-/// holds one configuration of a small shape where it held 32. Huge pages
-/// for these 41 MB (all of it in 2 MB pages, by `madvise`) changed
-/// nothing there either. One table for both sides (20 MB: the state then
-/// also carries the occupied squares' digits, and the other side's
-/// digits are computed as three times those less its own) made the same
-/// nodes slower, not faster: on those 80 positions at 20 plies (`set
-/// depth 20`, `genmove` after `clear_board` and `setup`), 3.10-3.18 CPU
-/// seconds against 2.97-3.06, both binaries at once and then swapped,
-/// twice (stop 84).
+/// whoever is to move, and reads this one when the other side is. Other
+/// layouts (each configuration's weights side by side, one table for both
+/// sides) and huge pages were slower or no faster.
 pub struct PatternEval {
     weights: Vec<i16>,
     /// [`Layout::get`], kept at hand: the search reads it at every node.
@@ -765,11 +560,7 @@ impl PatternEval {
             .fold(table[per_phase - 1] as i32, |sum, &i| sum + table[i] as i32);
         // Each region's weight index, computed for all lanes at once, and
         // one bounds check for all of them instead of one a read: the
-        // reads are most of the search's time (stop 76). Against the
-        // engine reading one region at a time, at 10 s a game: 90-22-88
-        // (50.5% +- 6.5, +3 Elo) in 200 games of `random:4`, seed 77 (both
-        // 310 ms a move on average, at most 1.4 s; stop 77): the 15-19%
-        // speed-up is worth less than such a match can show.
+        // reads are most of the search's time.
         let mut index = [0u32; LANES];
         for ((i, &d), &o) in index.iter_mut().zip(&state.digits).zip(&layout.offsets) {
             *i = o + u32::from(d);
@@ -888,38 +679,12 @@ pub fn probcut_band(empties: u32) -> usize {
 
 /// For each depth from 1 and each band of empties: the mean and standard
 /// deviation (score units) of a search's score minus that of the shallow
-/// ProbCut search, measured with ProbCut off by `xz -dc
-/// games.txt.xz | tail -n 20000 | reversi probcut --games 4000 --per-game 2
-/// --max-depth 10` (the WTHOR games of `../shared/data/wthor/`; 1,300 to
-/// 1,650 positions a band), with the weights they belong to: a new
-/// evaluation needs them measured again. Measured for these weights
-/// (stop 73; 2 minutes on 2 cores), and played: at 20 ms a move against
-/// NTest at depth 14 (a tenth of the 200 ms against depth 18 the issue
-/// asks for, where both sides take about the same shares of time), 2,000
-/// games of `random:8`, seed 61, scored 51.1% where these weights with the
-/// previous table (measured on a tenth of the positions, partly before
-/// the late move reductions) scored 48.4%; the previous evaluation scored
-/// 49.4% with its old table and 49.0% with one measured the same way for
-/// it.
-///
-/// Deeper searches take the deepest row of their parity. Measured to 16
-/// plies (`--max-depth 16`, 24 minutes, earlier weights), the deviations
-/// stay where they are (2.8-3.4 discs at 30-39 empties), and at 30-49
-/// empties even depths from 12 come out 0.3-1.1 discs higher against
-/// their shallow searches than the row for 10 says. With those six rows
-/// added, 80 WTHOR positions (after plies 24 and 32 of every 50th of the
-/// last 2,000 games) took 2% and 7% fewer nodes to 18 and 20 plies, yet
-/// 600 games at 100 ms a move against the engine without them gave
-/// 253-85-262 (49.2% +- 3.7, -5 Elo), so they are left out (stop 65).
-/// Measured again for these weights to 14 plies (stop 76; 1,500 games of
-/// the same tail, 2 a game, 12 minutes on 2 cores), rows 1-10 came out
-/// within about 0.2 discs of this table; the new rows' deviations at
-/// 20-39 empties were 3.1-3.7 discs at 11 plies (2.6-3.2 in row 9), 2.8-3.6
-/// at 12 (2.9-3.8 in row 10) and about row 9's and 10's at 13 and 14. With
-/// the four rows added, against NTest at depth 14 and 20 ms a move (2,000
-/// games of `random:8`, seed 64, played at once with the table as it is,
-/// one per core, then swapped): 47.8% against 47.0%, +0.8 +- 1.4 points
-/// paired. Left out again.
+/// ProbCut search, measured with ProbCut off by `xz -dc games.txt.xz | tail
+/// -n 20000 | reversi probcut --games 4000 --per-game 2 --max-depth 10`
+/// (the WTHOR games of `../shared/data/wthor/`), with the weights they
+/// belong to: a new evaluation needs them measured again. Deeper searches
+/// take the deepest row of their parity: measured rows for deeper searches
+/// did not pay (docs/research/selectivity.md).
 const PROBCUT_ERROR: [[(i32, i32); PROBCUT_BANDS]; 10] = [
     [(91, 405), (236, 341), (231, 290), (193, 232), (289, 296)],
     [(-22, 487), (5, 384), (1, 348), (-21, 252), (29, 205)],

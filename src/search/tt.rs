@@ -211,15 +211,13 @@ impl TranspositionTable {
     ///
     /// Probes land at random all over the table, so with 4 KB pages nearly
     /// every probe of a large table also misses the address-translation
-    /// cache; on Linux the table asks for huge pages (which made the exact
-    /// solver 6-8% faster where transparent huge pages are available on
-    /// request, the default of most distributions).
+    /// cache; on Linux the table asks for huge pages (the exact solver ran
+    /// 6-8% faster with them).
     ///
     /// The memory comes zeroed from the allocator (an empty slot is all
-    /// zeros) and is mapped only when written: writing 64 MB of empty
-    /// entries took 15-130 ms here, which a first `genmove` paid for with
-    /// a shallow search when done at start-up, and with a late reply when
-    /// left to the search; a player maps it within its clock instead.
+    /// zeros) and is mapped only when written: writing it takes long enough
+    /// to make a first move late, so a player maps it within its clock
+    /// instead (docs/research/time.md).
     pub fn on_demand(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let entry = std::mem::size_of::<Slot>();
@@ -294,14 +292,11 @@ impl TranspositionTable {
     /// than were in use).
     ///
     /// A search that maps the table as it stores pays the page faults
-    /// between two looks at its clock: the first `genmove` of a fresh
-    /// engine at 100 ms took 1-5 ms a node at depths 4-7 here (each probe
-    /// a new 2 MB page) and ran past its hard limit 6 times in 102, by up
-    /// to 62 ms (a reply that late is a forfeit in a match). Mapped here,
-    /// the cost is bounded by `stop`, and the search touches only mapped
-    /// pages. Entries stored while fewer buckets were
-    /// in use stay where they are: a probe checks the whole key, so at
-    /// worst one is not found.
+    /// between two looks at its clock, and ran past its hard limit so.
+    /// Mapped here, the cost is bounded by `stop`, and the search touches
+    /// only mapped pages. Entries stored while fewer buckets were in use
+    /// stay where they are: a probe checks the whole key, so at worst one
+    /// is not found.
     pub fn map_until(&mut self, mut stop: impl FnMut() -> bool) {
         let entry = std::mem::size_of::<Slot>();
         let (page, small_page) = (HUGE_PAGE / entry, 4096 / entry);

@@ -494,11 +494,8 @@ pub fn merge(inputs: &[String], out: &str) -> Result<usize, SelfplayError> {
     Ok(games.len())
 }
 
-/// Which score a self-play position is trained towards. For the depth-8
-/// games of `scripts/train-eval.sh`'s first two sets (with the WTHOR
-/// games) the two train alike: 46.5-48.0% against NTest at equal fixed
-/// depths 2, 4 and 6 with search labels, 46.8-48.2% with the outcome
-/// (4,000 games each, stop 72).
+/// Which score a self-play position is trained towards. The two train
+/// alike (docs/research/evaluation.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
     /// Its own label: the deeper search's score, exact near the end.

@@ -82,32 +82,10 @@ pub struct TrainConfig {
 /// data held `strength` times as many positions like the new ones, all
 /// fitted at the prior, weight by weight. A position's value sums dozens
 /// of weights, and the pull holds each alone, so it resists a change of
-/// that whole sum far less than so many copies would: refitted with a
-/// strength of 4 on the lone position of the unit test below, a value of
-/// +10 went to -9.25 of a target of -10, 96% of the way (stop 81). So a
-/// data set too long to make again in one session (scripts/train-eval.sh's
-/// four self-play sets take about 3 hours) is added to by one fresh set.
-///
-/// Tried once (stop 85), and not kept: 60,000 games of the engine of
-/// commit 40b4393 (`reversi selfplay --games 60000 --openings
-/// wthor:wthor.txt:8-44+1 --move-depth 8 --label-depth 1 --exact-empties
-/// 18 --seed 6`, wthor.txt the WTHOR games unpacked as
-/// scripts/train-eval.sh unpacks them; 20 minutes on 2 cores), merged by
-/// `selfplay-merge` and fitted with `--selfplay <that file> --prior
-/// data/eval.bin --prior-strength 4 --rate 0.2 --epochs 4 --holdout 1
-/// --selfplay-target outcome` on the last 4,000 WTHOR games as input
-/// (held out from data/eval.bin's own fit too), made the held-out error
-/// against those games' solved scores 0.01-0.09 discs worse at 20-43
-/// empties (40-43: 20.88 to 20.97) and 0.25 worse at 52-55. Worse still
-/// in the opening,
-/// its searches agreed less with one another: measured as
-/// src/search/pattern.rs's `PROBCUT_ERROR` is (`reversi probcut --games
-/// 4000 --per-game 2 --max-depth 10` on the last 20,000 games), at 50 or
-/// more empties 10 plies against 4 deviated by 2.24 discs where the
-/// committed weights' did by 1.68 (1 ply against the evaluation: 4.38
-/// against 2.96), the other bands within about 0.1; likely the outcome
-/// targets, without the tournament games' 4-ply labels beside them, pulled
-/// the opening phases towards noise. No match was spent on it.
+/// that whole sum far less than so many copies would (the unit test
+/// `a_prior_holds_the_fit_near_it_as_strongly_as_asked`). So a data set
+/// too long to make again in one session is added to by one fresh set.
+/// One such refit was measured and not kept (docs/research/evaluation.md).
 #[derive(Clone, Debug)]
 pub struct Prior {
     /// The weights in discs, laid out as [`fit`] returns them.
@@ -444,19 +422,8 @@ pub fn collect(
 /// position itself is worth. The search is fixed-depth iterative
 /// deepening with no jump to the solver, so that its cost is bounded,
 /// and with no ProbCut, whose margins belong to the compiled-in weights.
-///
-/// Labels of a 4-ply search with the previous weights made a better
-/// evaluation than the solved scores: at fixed depths 2, 4, 6 and 8
-/// against NTest (1,000 games each, 8 random plies, both sides solving
-/// from the same empties) 46.7% on average against 43.5%, though the error
-/// against the solved scores of held-out games rose by 0.1-0.4 discs at
-/// 28-59 empties. 6 plies (twice the labelling time) did no better
-/// (46.4%). Nor, in the end, did 6 plies with the weights of commit
-/// ca5983f (stop 68): on the tournament games alone they trained a better
-/// evaluation than 4 plies with 1e899c9's (278-77-245, 52.8% ± 3.7, in
-/// 600 games at 100 ms a move), but with the self-play sets added it
-/// scored 50.5% ± 3.7 against ca5983f's weights in 600 games, where the
-/// 4-ply labels scored 51.7% on the same openings.
+/// A search's labels made a better evaluation than the solved scores, and
+/// 4 plies did as well as 6 (docs/research/evaluation.md).
 pub fn relabel(
     games: &mut [Vec<Sample>],
     depth: u32,
@@ -717,12 +684,8 @@ fn mixed_value(
 /// configurations move faster than those seen in every game);
 /// `epoch_done` sees each epoch's number and its mean squared training
 /// error. Each position's error is shared between its two phases as
-/// [`phase_mix`] mixes them.
-///
-/// The recipe's settings are not what limits the fit: on
-/// `scripts/train-eval.sh`'s data, an initial accumulator of 100 instead
-/// of 1, or 10 epochs instead of 6, moved no held-out error by more than
-/// 0.01 discs (stop 72).
+/// [`phase_mix`] mixes them. The recipe's settings (the initial
+/// accumulator, the epochs) are not what limits the fit.
 pub fn fit(
     train: &[Sample],
     cfg: &TrainConfig,

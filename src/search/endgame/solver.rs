@@ -37,13 +37,10 @@ pub(super) fn raise(score: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> b
 /// replies, corners counted twice, and its potential mobility (empty
 /// squares next to our discs), less a bonus for taking a corner, for
 /// each of our discs made stable in the corner regions, and for a square
-/// of `odd` (the parity bonus). The last two each took 2-9% off the nodes
-/// of FFO #40-#53 (together: #40-#44 130.0 M -> 122.7 M, #45/#48/#49
-/// 564 M -> 511 M, #50-#53 5.47 G -> 5.12 G, and 4.16 G -> 4.03 G with
-/// the deeper ordering search); doubling either weight did worse. The
-/// corner bonus is a quarter of a reply: half a reply (the corner counts in
-/// the corner regions too) took 2-5% more nodes on FFO #40-#57. Last, the
-/// square's value ([`SQUARE_VALUE`]) breaks ties.
+/// of `odd` (the parity bonus). The corner bonus is a quarter of a reply
+/// (the corner counts in the corner regions too). Last, the square's value
+/// ([`SQUARE_VALUE`]) breaks ties. The weights' evidence:
+/// `docs/research/endgame.md`.
 #[inline]
 pub(super) fn move_cost(np: u64, no: u64, sq: usize, odd: u64) -> i32 {
     replies_cost(np, no, Bitboard::moves_for(np, no), sq, odd)

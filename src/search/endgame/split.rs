@@ -7,15 +7,9 @@
 //! aborts the others' subtrees.
 //!
 //! That help matters most on 2 threads, where the only helper's split
-//! points would otherwise find no idle thread: FFO #40-#59 took 264.1 s
-//! with it against 273.3 s without, and 474.2 s on 1 thread (1.80x
-//! against 1.73x), all 20 right; a second pair of runs, 481.3 s on 1
-//! thread and 256.0 s on 2 (1.88x).
-//!
-//! Lazy SMP (several threads solving the same position on one table, as
-//! the middle game is searched) duplicated most of the work in the
-//! endgame: FFO #40-#49 took 14.3-15.7 s on 2 threads against 19.6 s on
-//! 1; with split points, 9.7-9.9 s.
+//! points would otherwise find no idle thread. Lazy SMP (several threads
+//! solving the same position on one table, as the middle game is searched)
+//! duplicated most of the work here (docs/research/threads.md).
 //!
 //! A move is searched on a null window at the split point's alpha of the
 //! moment, and again on the full window if it beats it: alpha may have

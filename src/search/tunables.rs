@@ -1,0 +1,89 @@
+//! The middle-game search's settings and the time fractions, each named
+//! once with what it does; the journal (`docs/research/`) holds the
+//! measurements that chose them. The exact solver's settings are in
+//! [`endgame::policy`](super::endgame::policy).
+
+use std::time::Duration;
+
+// Selectivity (docs/research/selectivity.md).
+
+/// How many standard deviations of its error a shallow search must lie
+/// outside a null window for ProbCut to cut. Against NTest neither 0.8 nor
+/// 1.4-1.8 did measurably better, and 1.8 lost to 1.0 in self-play.
+pub const PROBCUT_DEVIATIONS: f64 = 1.0;
+
+/// A side with at most this many discs, against at least
+/// [`WIPE_OUT_RATIO`] times as many, may be wiped out within a few plies,
+/// where the pattern evaluation (which has seen no such position) is no
+/// guide: ProbCut does not cut there.
+pub const WIPE_OUT_DISCS: u32 = 8;
+/// See [`WIPE_OUT_DISCS`]; the ratio keeps the first plies of a game, where
+/// both sides have few discs, out of the guard.
+pub const WIPE_OUT_RATIO: u32 = 2;
+
+/// Late move reductions (8x8): from this many plies left, at null-window
+/// nodes, moves from [`LMR_FIRST_MOVE`] on (counting from 0) are first
+/// searched a ply shallower.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// See [`LMR_MIN_DEPTH`].
+pub const LMR_FIRST_MOVE: usize = 2;
+
+// Move ordering.
+
+/// From this many plies left, a node orders its moves by the evaluation
+/// after each besides the opponent's replies: closer to the leaves the
+/// evaluations cost more than the nodes they save.
+pub const EVAL_ORDER_DEPTH: i32 = 4;
+/// Ordering points a disc of that evaluation is worth.
+pub const EVAL_ORDER_WEIGHT: i32 = 256;
+/// Ordering points an opponent reply costs.
+pub const REPLY_ORDER_WEIGHT: i32 = 64;
+/// From how many plies left moves are ordered by the opponent's replies
+/// (a move generation per move): 2 on 8x8; 3 on the other sizes, where a
+/// move generation costs several times more.
+pub fn reply_order_depth(n: usize) -> i32 {
+    if n == 8 { 2 } else { 3 }
+}
+
+/// From this many plies left a node uses the table: one ply from the
+/// leaves a search again is cheaper than a probe (a cache miss).
+pub const TT_MIN_DEPTH: i32 = 2;
+
+/// Half the width of an iteration's aspiration window around the last
+/// score, in hundredths of a disc.
+pub const ASPIRATION_HALF_WIDTH: i32 = super::DISC / 2;
+
+// Time (docs/research/time.md).
+
+/// The share of a move's time kept back for reading, writing and
+/// scheduling, and its bounds: [`safety`](super::safety).
+pub const SAFETY_SHARE: u32 = 20;
+/// See [`SAFETY_SHARE`].
+pub const SAFETY_MIN: Duration = Duration::from_millis(3);
+/// See [`SAFETY_SHARE`]: it covers the overruns seen at 1 s a move on a
+/// busy machine.
+pub const SAFETY_MAX: Duration = Duration::from_millis(50);
+
+/// In main time, a move may run to this many times its share of the clock
+/// when an iteration started in time runs long; the later moves' shares
+/// shrink to make up for it.
+pub const OVERSPEND: f64 = 2.0;
+/// In main time, no iteration starts once this much of the move's share is
+/// gone: iterations take about as long as all the ones before, so a move
+/// then uses about its share on average.
+pub const SOFT_SHARE: f64 = 0.7;
+/// Most of what is left on the clock that one move may use when running
+/// past its share (a move may always use its share).
+pub const MOST_OF_LEFT: f64 = 0.25;
+/// Below this many empties the 8x8 solver decides a move in a few
+/// milliseconds, so those moves get no share of main time (counting them
+/// left over a third of the clock unspent).
+pub const SOLVED_BELOW: u32 = 20;
+/// The least time a move is given, even with the clock nearly out.
+pub const MINIMUM_MOVE_TIME: Duration = Duration::from_millis(5);
+/// GUIs send `time_left` in whole seconds: a clock is trusted only up to
+/// this many seconds less than it says.
+pub const CLOCK_ROUNDING: f64 = 1.0;
+/// The share of the time left that a search may spend mapping its table's
+/// pages before it starts.
+pub const MAP_SHARE: u32 = 4;
