@@ -1,0 +1,539 @@
+//! The command line: every subcommand's options, their ranges and help,
+//! as clap reads them. `main.rs` runs them.
+
+use clap::{Parser, Subcommand};
+use reversi::engine::{self, DEFAULT_HASH_MB};
+use reversi::lab::Wording;
+use reversi::players;
+use reversi::protocol::Notation;
+use reversi::rules::printable;
+use reversi::search::MAX_TIME;
+use reversi::tools::perft::PerftBoard;
+use reversi::tools::{bench, selfplay};
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "reversi",
+    version,
+    about = "Reversi/Othello on every even board size from 4x4 to 26x26",
+    long_about = "Reversi/Othello on every even board size from 4x4 to 26x26.\n\n\
+        With no subcommand (or `gtp`), runs the engine daemon: GTP-style commands \
+        on stdin, one reply each on stdout (see protocol.md). Logs go to stderr; \
+        set RUST_LOG (error, warn, info, debug) to choose how much."
+)]
+#[command(disable_help_subcommand = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What a GUI that only starts a command line can choose.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DaemonArgs {
+    /// The player: strong, greedy, first, random[:<seed>], norvig:<depth>,
+    /// weights:<seconds>, smarter, smartest (GTP: `set player`).
+    #[arg(long, default_value = engine::DEFAULT_PLAYER)]
+    pub player: String,
+    /// Time per move in milliseconds, until a clock is set (GTP:
+    /// `time_settings`; NBoard: the game's clock). Default 1000.
+    #[arg(long, value_parser = millis_range(1))]
+    pub movetime: Option<u64>,
+    /// Search depth limit in plies, 1 to 1000 (NBoard: until `set depth`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub depth: Option<u32>,
+    /// Hash table size in MB, 1 to 4096.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
+    pub hash: u64,
+    /// Search threads, 1 to 256 (GTP: `set threads`). Default 1: two
+    /// engines in a match each get a core, and fixed-depth moves are
+    /// reproducible.
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
+    pub threads: u64,
+}
+
+impl DaemonArgs {
+    pub fn options(&self) -> engine::Options {
+        engine::Options {
+            player: self.player.clone(),
+            resources: engine::Resources {
+                hash_mb: self.hash as usize,
+                threads: self.threads as usize,
+            },
+            move_time: self.movetime.map(Duration::from_millis),
+            depth: self.depth,
+        }
+    }
+}
+
+/// `--notation` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum NotationArg {
+    Standard,
+    Upper,
+    Lab,
+    Gogui,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Standard => Notation::Standard,
+            NotationArg::Upper => Notation::Upper,
+            NotationArg::Lab => Notation::Lab,
+            NotationArg::Gogui => Notation::GoGui,
+        }
+    }
+}
+
+/// An even board side from 4 to 26.
+fn parse_board_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if reversi::rules::is_supported_size(n) => Ok(n),
+        _ => Err(format!(
+            "'{}' is not an even size from 4 to 26",
+            printable(s)
+        )),
+    }
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// The engine daemon (the default): GTP commands on stdin, replies on
+    /// stdout. For a GTP GUI such as Quarry, register `reversi gtp` with
+    /// any options below as the engine's command.
+    Gtp(GtpArgs),
+    /// The engine for the NBoard GUI (and NTest-style referees): the NBoard
+    /// protocol version 2 on stdin/stdout. In NBoard: Engine > Select
+    /// Opponent > Add engine, command `reversi nboard` (its first word is
+    /// looked up in the working directory: choose the folder that holds
+    /// `reversi`).
+    Nboard(#[command(flatten)] DaemonArgs),
+    /// The Lab 7 program: board set-up, available moves, one checked move.
+    Lab7,
+    /// The Lab 8 Part 1 game: you against a computer player.
+    Lab8(Lab8Args),
+    /// Measures how late an engine answers `genmove` against its time limit.
+    Latency(LatencyArgs),
+    /// Solves every position of an OBF file exactly (8x8).
+    Solve(SolveArgs),
+    /// One move on a board file (the small C program's file mode): reads
+    /// `<name>-<NN>`, writes `<name>-<NN+1>`.
+    FileMove(FileMoveArgs),
+    /// Prints the COMP24011 state (`[....|....]`) after a sequence of moves.
+    State(StateArgs),
+    /// Plays a match (two players) or a round-robin tournament (more) and
+    /// prints the results. Players are built-in names (strong, greedy,
+    /// first, random:<seed>, norvig:<depth>, weights:<seconds>, smarter,
+    /// smartest), `cmd:<command line>` for an engine speaking the protocol
+    /// (GTP) or `nboard:<command line>` for one speaking NBoard (NTest, Edax
+    /// -nboard).
+    Match(MatchArgs),
+    /// Puts the `--results` files of a match's shards together and prints
+    /// the whole match's tables.
+    MatchMerge(MatchMergeArgs),
+    /// Fits the pattern evaluation on game records read from stdin (lines
+    /// `YEAR MOVES RESULT`, e.g. `xz -dc games.txt.xz | reversi train`).
+    Train(TrainArgs),
+    /// Plays the engine against itself from varied openings and writes
+    /// every position with the label of a deeper search (exact near the
+    /// end), for training; resumable, deterministic for a seed, and split
+    /// into shards that any batch scheduler can run (see README).
+    Selfplay(SelfplayArgs),
+    /// Merges self-play shard files into one, every game once, in game
+    /// order (the same file whichever order the shards are given in).
+    SelfplayMerge(SelfplayMergeArgs),
+    /// Measures how well a shallow search predicts a deep one with the 8x8
+    /// pattern evaluation (ProbCut's margins), on positions from game
+    /// records read from stdin (`xz -dc games.txt.xz | reversi probcut`).
+    Probcut(ProbcutArgs),
+    /// Searches a fixed set of positions to fixed depths (table cleared):
+    /// the total node count changes only when the search does.
+    Bench(BenchArgs),
+    /// Prints the help of `reversi` or of one of its subcommands.
+    Help(HelpArgs),
+    /// Counts the leaves of the game tree from the start position.
+    Perft(PerftArgs),
+}
+
+/// The options of `reversi gtp`.
+#[derive(clap::Args)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    pub daemon: DaemonArgs,
+    /// Board side n at start (even, 4 to 26), for GUIs that never send
+    /// `boardsize` (GoGui's rules engine).
+    #[arg(long, default_value_t = 8, value_parser = parse_board_size)]
+    pub size: usize,
+    /// How moves are written and read: standard (d3), upper (D3), lab
+    /// (cd) or gogui (GoGui's coordinates: D6 for d3 on 8x8, rows from
+    /// the bottom, no column I).
+    #[arg(long, value_enum, default_value_t = NotationArg::Standard)]
+    pub notation: NotationArg,
+}
+
+/// The options of `reversi lab8`.
+#[derive(clap::Args)]
+pub struct Lab8Args {
+    /// Prompt wording: the 2025 handout's or the course builds'.
+    #[arg(long, value_enum, default_value_t = Wording::Handout)]
+    pub wording: Wording,
+    /// The computer's player.
+    #[arg(long, default_value = "greedy")]
+    pub player: String,
+    /// Time limit for each computer move, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = millis_range(1))]
+    pub move_time_ms: u64,
+}
+
+/// The options of `reversi latency`.
+#[derive(clap::Args)]
+pub struct LatencyArgs {
+    /// The engine's command line (default: this binary's daemon).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Board side n.
+    #[arg(long, default_value_t = 8)]
+    pub size: usize,
+    /// Time limit per move, in milliseconds.
+    #[arg(long, default_value_t = 100, value_parser = millis_range(1))]
+    pub movetime_ms: u64,
+    /// Number of genmove calls.
+    #[arg(long, default_value_t = 1000, value_parser = count_range())]
+    pub moves: u64,
+    /// Random plies at the start of each game.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The options of `reversi solve`.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The OBF file (e.g. ../shared/data/ffo/fforum-40-59.obf).
+    pub file: String,
+    /// Hash table size in MB, 1 to 4096 (one table, cleared for each
+    /// position).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
+    pub hash: u64,
+    /// Search threads, 1 to 256 (default: every core of the machine).
+    #[arg(long, value_parser = threads_range())]
+    pub threads: Option<u64>,
+    /// Number of the first position, 0 to 100000000 (default: from
+    /// the file name).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_COUNT))]
+    pub first: Option<u64>,
+}
+
+/// The options of `reversi file-move`.
+#[derive(clap::Args)]
+pub struct FileMoveArgs {
+    /// The board file, named `<name>-<NN>`.
+    pub file: String,
+    /// The colour to move: black or white.
+    pub color: String,
+    /// Seconds for the computer's move, or a human move XY (column then
+    /// row digit, 1-8; write whole seconds such as 12 as 12.0).
+    pub action: String,
+    /// The C program's extra argument after a human move (any text).
+    pub human: Option<String>,
+}
+
+/// The options of `reversi state`.
+#[derive(clap::Args)]
+pub struct StateArgs {
+    /// Board side n.
+    #[arg(long, default_value_t = 8)]
+    pub size: usize,
+    /// Start from this state instead of the start position.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Moves to play, as `f5d6c3` or `f5 d6 c3` (passes as `pass`).
+    pub moves: Vec<String>,
+}
+
+/// The options of `reversi match`.
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// Two or more players.
+    #[arg(required = true, num_args = 2..)]
+    pub players: Vec<String>,
+    /// Games per pairing (colours alternate; each opening is played twice).
+    #[arg(long, default_value_t = 10, value_parser = count_range())]
+    pub games: u64,
+    /// Board side n.
+    #[arg(long, default_value_t = 8)]
+    pub size: usize,
+    /// Time per move, in milliseconds.
+    #[arg(long, default_value_t = 100, value_parser = millis_range(1))]
+    pub time_ms: u64,
+    /// A clock for the whole game instead: each side gets this many
+    /// milliseconds for all its moves, and loses when it runs out.
+    #[arg(long, value_parser = millis_range(1))]
+    pub game_time_ms: Option<u64>,
+    /// Lateness allowed before a move is forfeited, in milliseconds.
+    #[arg(long, default_value_t = 50, value_parser = millis_range(0))]
+    pub margin_ms: u64,
+    /// none, random:<plies> or file:<path> (move lists, one a line).
+    #[arg(long, default_value = "random:4")]
+    pub openings: String,
+    /// Stop each game this many plies after the opening and score it by
+    /// discs (the COMP24011 automarker plays 20).
+    #[arg(long)]
+    pub max_plies: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write every game to this file as GGF, one a line.
+    #[arg(long)]
+    pub records: Option<String>,
+    /// Write every game to this file as a move list, one a line.
+    #[arg(long)]
+    pub move_lists: Option<String>,
+    /// Play only this part of the games: K/N plays game numbers K-1
+    /// modulo N of each pairing (K from 1); `match-merge` puts the
+    /// parts' `--results` together.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+    /// Write every game's result to this file, for `match-merge`; the
+    /// same command run again goes on where the file ends.
+    #[arg(long)]
+    pub results: Option<String>,
+    /// The midgame depth (1 to 60) given to `nboard:` engines with
+    /// `set depth`, as the NBoard GUI's level; 60 leaves them to their
+    /// clock.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub nboard_depth: u32,
+    /// Search threads of each built-in player, 1 to 256 (external
+    /// engines choose their own).
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
+    pub threads: u64,
+}
+
+/// The options of `reversi match-merge`.
+#[derive(clap::Args)]
+pub struct MatchMergeArgs {
+    /// The shards' results files, in any order.
+    #[arg(required = true)]
+    pub results: Vec<String>,
+}
+
+/// The options of `reversi train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Where to write the weights (the engine's own are data/eval.bin).
+    #[arg(long)]
+    pub out: String,
+    /// Every position with at most this many empty squares is solved
+    /// exactly (earlier ones take the first solved score); 0 to 30.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub solve_empties: u32,
+    /// Passes of gradient descent over the positions (1 to 1000).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub epochs: u64,
+    /// Share of the games held out for testing (0 to 1; at 1 only the
+    /// self-play positions train).
+    #[arg(long, default_value_t = 0.05, value_parser = parse_share)]
+    pub holdout: f64,
+    /// Solver threads (1 to 256).
+    #[arg(long, default_value_t = 2, value_parser = threads_range())]
+    pub threads: u64,
+    /// Use only the first N games.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// AdaGrad's base step size, in discs (more than 0, at most 100).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_step_size)]
+    pub rate: f32,
+    /// Reuse the solved positions saved in this file (written there on
+    /// the first run); stdin is then not read.
+    #[arg(long)]
+    pub cache: Option<String>,
+    /// Also train on the labelled positions of this self-play file
+    /// (`reversi selfplay`; repeat the option for more); the held-out
+    /// games stay the input's.
+    #[arg(long)]
+    pub selfplay: Vec<String>,
+    /// What the self-play positions are trained towards: their own
+    /// search labels, or their game's outcome (the first exact label,
+    /// as WTHOR positions take their game's solved score).
+    #[arg(long, value_enum, default_value_t = selfplay::Target::Search)]
+    pub selfplay_target: selfplay::Target,
+    /// Label each position before the solved ones by a search this
+    /// deep (1 to 16 plies) instead of its game's solved score.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub label_depth: Option<u32>,
+    /// Keep the labelled positions in this file (read when it
+    /// exists: labelling all of WTHOR at depth 8 takes 25 minutes on
+    /// 2 cores).
+    #[arg(long, requires = "label_depth")]
+    pub labels: Option<String>,
+    /// The weight file the labelling search evaluates with (default:
+    /// the compiled-in weights); `scripts/train-eval.sh` labels with
+    /// the weights the new ones replace.
+    #[arg(long, requires = "label_depth")]
+    pub label_weights: Option<String>,
+    /// Start from this weight file and hold every weight near it (see
+    /// --prior-strength): new data refines the weights instead of
+    /// replacing what they were fitted on.
+    #[arg(long)]
+    pub prior: Option<String>,
+    /// How many times the training positions the prior counts for,
+    /// weight by weight (0 to 1000; 0 only starts from it).
+    #[arg(long, default_value_t = 1.0, requires = "prior", value_parser = parse_prior_strength)]
+    pub prior_strength: f32,
+}
+
+/// The options of `reversi selfplay`.
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    /// The output file (appended to: a stopped run goes on).
+    #[arg(long)]
+    pub out: String,
+    /// Games in all shards together.
+    #[arg(long, default_value_t = 1000, value_parser = count_range())]
+    pub games: u64,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// This run's part: K/N plays the games whose number is K-1 modulo
+    /// N (K from 1).
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+    /// random:<plies>, or wthor:<file>:<plies>[-<most>][+<random>]
+    /// (the first plies of the games of a WTHOR move-list file, in
+    /// turn: as many as drawn between the two numbers for each game,
+    /// then that many random plies).
+    #[arg(long, default_value = "random:8")]
+    pub openings: String,
+    /// Depth of the search that plays each move (1 to 30).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub move_depth: u32,
+    /// Depth of the search that labels each position (1 to 30).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub label_depth: u32,
+    /// Positions with at most this many empties get the exact score
+    /// (0 to 24).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=24))]
+    pub exact_empties: u32,
+    /// Threads (1 to 256).
+    #[arg(long, default_value_t = 2, value_parser = threads_range())]
+    pub threads: u64,
+}
+
+/// The options of `reversi selfplay-merge`.
+#[derive(clap::Args)]
+pub struct SelfplayMergeArgs {
+    /// The merged file.
+    #[arg(long)]
+    pub out: String,
+    /// The shard files.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+}
+
+/// The options of `reversi probcut`.
+#[derive(clap::Args)]
+pub struct ProbcutArgs {
+    /// Deepest search measured (2 to 30).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(2..=30))]
+    pub max_depth: i32,
+    /// Use only the first N games.
+    #[arg(long, default_value_t = 200, value_parser = count_range())]
+    pub games: u64,
+    /// Positions taken from each game.
+    #[arg(long, default_value_t = 2, value_parser = count_range())]
+    pub per_game: u64,
+    /// Measure shallow searches against exact endgame scores instead
+    /// (positions with 12 to 23 empties; `--max-depth` is ignored).
+    #[arg(long)]
+    pub endgame: bool,
+}
+
+/// The options of `reversi bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Search threads (1 to 256); with 1, the node total is the
+    /// reference a change of the search is checked against.
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
+    pub threads: u64,
+    /// Depth of the 8x8 middle-game positions (1 to 24); the pinned
+    /// node total is at the default; 18 times a search change better.
+    #[arg(long, default_value_t = bench::MIDGAME_DEPTH as u64,
+          value_parser = clap::value_parser!(u64).range(1..=24))]
+    pub midgame_depth: u64,
+}
+
+/// The options of `reversi help`.
+#[derive(clap::Args)]
+pub struct HelpArgs {
+    /// The subcommand.
+    pub command: Option<String>,
+}
+
+/// The options of `reversi perft`.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// Board side n (even, 4 to 26).
+    #[arg(long, default_value_t = 8)]
+    pub size: usize,
+    /// Depth in plies (a forced pass is a ply).
+    #[arg(long)]
+    pub depth: u32,
+    /// Print the count below each first move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Board implementation to count with.
+    #[arg(long, value_enum, default_value_t = PerftBoard::Fast)]
+    pub board: PerftBoard,
+    /// Also count with this implementation and print the speed ratio.
+    #[arg(long, value_enum)]
+    pub baseline: Option<PerftBoard>,
+}
+
+/// The most games, moves or positions a count option takes.
+const MAX_COUNT: u64 = 100_000_000;
+
+/// A count option: 1 to [`MAX_COUNT`].
+fn count_range() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(1..=MAX_COUNT)
+}
+
+/// A threads option: 1 to [`players::MAX_THREADS`].
+fn threads_range() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(1..=players::MAX_THREADS as u64)
+}
+
+/// A time option in milliseconds: `least` to the longest time any limit
+/// may be ([`MAX_TIME`]).
+fn millis_range(least: u64) -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(least..=MAX_TIME.as_millis() as u64)
+}
+
+/// A share: 0 to 1.
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{}' is not a share from 0 to 1", printable(s))),
+    }
+}
+
+/// A prior's strength: 0 to 1000.
+fn parse_prior_strength(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if (0.0..=1000.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{}' is not a number from 0 to 1000", printable(s))),
+    }
+}
+
+/// A step size: more than 0, at most 100.
+fn parse_step_size(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x <= 100.0 => Ok(x),
+        _ => Err(format!(
+            "'{}' is not a number above 0 and at most 100",
+            printable(s)
+        )),
+    }
+}
