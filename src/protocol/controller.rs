@@ -3,7 +3,8 @@
 //! changes nothing.
 
 use super::Startup;
-use super::command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, spec};
+use super::command::{Command, Notation, Setting, Setup};
+use super::grammar::{COMMANDS, Rejection, Request, spec};
 use crate::engine::{Clock, Engine, MAX_HASH_MB, MAX_THREADS, Options};
 use crate::players::Evaluation;
 use crate::rules::{

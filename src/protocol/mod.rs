@@ -10,10 +10,12 @@
 
 mod command;
 mod controller;
+mod grammar;
 pub mod nboard;
 pub mod reader;
 
-pub use command::{COMMANDS, Command, Notation, Rejection, Request, Setting, Setup, parse_line};
+pub use command::{Command, Notation, Setting, Setup};
+pub use grammar::{COMMANDS, Rejection, Request, parse_line};
 
 use crate::engine::Options;
 use controller::Controller;
