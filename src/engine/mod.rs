@@ -17,6 +17,8 @@
 //! deadlines that much earlier while it lasts (see [`Lag`]).
 
 mod clock;
+mod lag;
+mod worker;
 
 pub use crate::players::{
     Analysis, DEFAULT_HASH_MB, Decision, MAX_HASH_MB, MAX_THREADS, MoveScore,
@@ -26,9 +28,10 @@ pub use clock::Clock;
 use crate::players::{self, Evaluation, Greedy, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
-use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
-use std::thread::{self, JoinHandle};
+use crossbeam_channel::{after, never, select};
+use lag::Lag;
 use std::time::{Duration, Instant};
+use worker::{Answer, Job, Reply, Setting, Task, Worker};
 
 /// How long after the hard deadline a stopped search may still take to
 /// hand back its move before the engine gives up on it.
@@ -39,167 +42,6 @@ pub const GRACE: Duration = Duration::from_millis(40);
 /// of up to [`MAX_HASH_MB`] on a starved machine), before it is taken for
 /// stuck and replaced.
 const STUCK_LIMIT: Duration = Duration::from_secs(30);
-
-/// How late the player's answers have come after their hard deadline: the
-/// latest lateness, fading by a thirty-second with each answer after it. A
-/// search is stopped at its deadline and answers within a millisecond or
-/// two, unless the machine does not run its thread (on a loaded machine
-/// answers came up to 20 ms late at 100 ms a move, and over 100 ms at
-/// times); while such delays last, each new deadline is moved earlier by
-/// the lag, by at most half the time the search has, so that the reply
-/// still comes within the time asked. A slower fade (a thirty-second
-/// rather than an eighth) halved the late replies under load
-/// (docs/research/time.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Lag(Duration);
-
-impl Lag {
-    /// Takes in an answer that came at `answered` for a deadline `hard`.
-    fn observe(&mut self, hard: Instant, answered: Instant) {
-        let late = answered.saturating_duration_since(hard);
-        self.0 = late.max(self.0 - self.0 / 32);
-    }
-
-    /// `limits` with their deadlines moved earlier by the lag, by at most
-    /// half of what is left of them at `now`.
-    fn apply(&self, mut limits: Limits, now: Instant) -> Limits {
-        if let Some(hard) = limits.hard {
-            let shift = self.0.min(hard.saturating_duration_since(now) / 2);
-            limits.hard = Some(hard - shift);
-            limits.soft = limits.soft.map(|s| (s - shift).min(hard - shift));
-        }
-        limits
-    }
-}
-
-/// A position to think about.
-struct Task {
-    ticket: u64,
-    position: Position,
-    limits: Limits,
-}
-
-/// Work for the search thread.
-enum Job {
-    Choose(Box<Task>),
-    /// With `true`, the best move alone ([`Player::analyse_best`]).
-    Analyse(Box<Task>, bool),
-    Evaluate(Box<Task>),
-    /// A change of the player's state between searches; its ticket comes
-    /// back as [`Reply::Ready`] once done.
-    Settle(u64, Setting),
-}
-
-/// What [`Job::Settle`] changes.
-enum Setting {
-    NewGame,
-    Hash(usize),
-    Threads(usize),
-}
-
-/// What the player found for a task.
-enum Reply {
-    Move(Decision),
-    /// A deeper analysis while the search goes on.
-    Progress(Analysis),
-    Analysis(Option<Analysis>),
-    Evaluation(Option<Evaluation>),
-    /// A [`Job::Settle`] is done.
-    Ready,
-}
-
-/// The reply to the job with this ticket.
-struct Answer {
-    ticket: u64,
-    reply: Reply,
-}
-
-/// The search thread and its channels. Dropping it ends the thread and
-/// waits for it, so that no thread outlives its engine.
-struct Worker {
-    jobs: Option<Sender<Job>>,
-    answers: Receiver<Answer>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // With its channel closed the thread ends after its current job,
-        // which is over: every job is waited for or stopped.
-        self.jobs.take();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-impl Worker {
-    fn spawn(mut player: Box<dyn Player>) -> Worker {
-        let (jobs, job_rx) = unbounded::<Job>();
-        let (answer_tx, answers) = unbounded();
-        let thread = thread::Builder::new()
-            .name(format!("search-{}", player.name()))
-            .spawn(move || {
-                for job in job_rx {
-                    match job {
-                        Job::Choose(task) => {
-                            let reply = Reply::Move(player.decide(&task.position, &task.limits));
-                            let ticket = task.ticket;
-                            if answer_tx.send(Answer { ticket, reply }).is_err() {
-                                break;
-                            }
-                        }
-                        Job::Analyse(task, best_only) => {
-                            let ticket = task.ticket;
-                            let mut progress = |a: &Analysis| {
-                                let reply = Reply::Progress(a.clone());
-                                let _ = answer_tx.send(Answer { ticket, reply });
-                            };
-                            let (position, limits) = (&task.position, &task.limits);
-                            let reply = Reply::Analysis(if best_only {
-                                player.analyse_best(position, limits)
-                            } else {
-                                player.analyse(position, limits, &mut progress)
-                            });
-                            if answer_tx.send(Answer { ticket, reply }).is_err() {
-                                break;
-                            }
-                        }
-                        Job::Evaluate(task) => {
-                            let reply = Reply::Evaluation(player.evaluate(&task.position));
-                            let ticket = task.ticket;
-                            if answer_tx.send(Answer { ticket, reply }).is_err() {
-                                break;
-                            }
-                        }
-                        Job::Settle(ticket, setting) => {
-                            match setting {
-                                Setting::NewGame => player.new_game(),
-                                Setting::Hash(mb) => player.set_hash_mb(mb),
-                                Setting::Threads(n) => player.set_threads(n),
-                            }
-                            let reply = Reply::Ready;
-                            if answer_tx.send(Answer { ticket, reply }).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            })
-            .expect("spawn the search thread");
-        Worker {
-            jobs: Some(jobs),
-            answers,
-            thread: Some(thread),
-        }
-    }
-
-    /// Leaves a thread that does not answer to end on its own (it was
-    /// told to stop), rather than waiting for it.
-    fn abandon(&mut self) {
-        self.thread.take();
-    }
-}
 
 /// The player of a daemon until the user picks another.
 pub const DEFAULT_PLAYER: &str = "strong";
@@ -649,7 +491,7 @@ mod tests {
             }
         }
         fn new_game(&mut self) {
-            thread::sleep(SET_UP);
+            std::thread::sleep(SET_UP);
             *self.set_up.lock().unwrap() = Some(Instant::now());
         }
     }
@@ -730,35 +572,6 @@ mod tests {
         assert!(engine.overdue.is_none());
     }
 
-    #[test]
-    fn the_lag_fades_and_takes_at_most_half_of_a_deadline() {
-        let now = Instant::now();
-        let mut lag = Lag::default();
-        lag.observe(now, now - Duration::from_millis(5));
-        assert_eq!(lag.0, Duration::ZERO, "an early answer is not late");
-        lag.observe(now, now + Duration::from_millis(80));
-        assert_eq!(lag.0, Duration::from_millis(80));
-        lag.observe(now, now);
-        assert_eq!(lag.0, Duration::from_micros(77_500));
-        let limits = Limits::unlimited().with_budget_from(
-            now,
-            Duration::from_millis(1000),
-            Duration::from_millis(500),
-        );
-        let moved = lag.apply(limits.clone(), now);
-        assert_eq!(moved.hard, Some(now + Duration::from_micros(922_500)));
-        assert_eq!(moved.soft, Some(now + Duration::from_micros(422_500)));
-        let short = Limits::unlimited().with_budget_from(
-            now,
-            Duration::from_millis(100),
-            Duration::from_millis(100),
-        );
-        let moved = lag.apply(short, now);
-        assert_eq!(moved.hard, Some(now + Duration::from_millis(50)));
-        assert_eq!(moved.soft, Some(now + Duration::from_millis(50)));
-        assert_eq!(lag.apply(Limits::unlimited(), now).hard, None);
-    }
-
     /// A player that analyses but ignores its stop, far past any grace.
     struct Deaf;
 
@@ -775,7 +588,7 @@ mod tests {
             _limits: &Limits,
             _report: &mut dyn FnMut(&Analysis),
         ) -> Option<Analysis> {
-            thread::sleep(Duration::from_secs(1));
+            std::thread::sleep(Duration::from_secs(1));
             None
         }
     }

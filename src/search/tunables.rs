@@ -87,3 +87,7 @@ pub const CLOCK_ROUNDING: f64 = 1.0;
 /// The share of the time left that a search may spend mapping its table's
 /// pages before it starts.
 pub const MAP_SHARE: u32 = 4;
+/// How fast the engine forgets how late its searches answered: by a
+/// this-many-th with each answer. Fading by an eighth left more late
+/// replies under load than by a thirty-second.
+pub const LAG_FADE: u32 = 32;
