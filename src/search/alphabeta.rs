@@ -40,6 +40,7 @@ use super::tunables::{
     REPLY_ORDER_WEIGHT, TT_MIN_DEPTH, WIPE_OUT_DISCS, WIPE_OUT_RATIO, reply_order_depth,
 };
 use crate::rules::{Board, SquareSet};
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 /// Whether one side of `board` has so few discs against the other's that
@@ -265,13 +266,15 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
     }
 
     /// Negamax with alpha-beta, PVS and the table. Returns 0 once stopped
-    /// (callers check `self.stopped`).
+    /// (callers check `self.stopped`). In order: the clock, a window past
+    /// any score, a pass or the end of the game, the leaves, the solver
+    /// near the end, the table, ProbCut, the frontier, and the moves.
     fn negamax(
         &mut self,
         board: &B,
         state: &E::State,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
@@ -293,71 +296,19 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         }
         let moves = board.moves();
         if moves.is_empty() {
-            let passed = board.pass();
-            if passed.moves().is_empty() {
-                // Ranked by discs, a lost game is worth its discs on the
-                // evaluation's scale: a sure loss by 6 ranks above a line
-                // the evaluation puts at -20.
-                let discs = board.final_score();
-                return if self.rank_losses_by_discs && root_loses(discs, ply) {
-                    discs * DISC
-                } else {
-                    to_table(discs)
-                };
-            }
-            return -self.negamax(
-                &passed,
-                &self.eval.pass(state),
-                depth,
-                -beta,
-                -alpha,
-                ply + 1,
-            );
+            return self.no_move(board, state, depth, alpha, beta, ply);
         }
         if depth <= 0 {
             return self.eval.value(state, board, moves);
         }
-        let empties = board.empties().count() as i32;
-        // A window beyond the heuristic range asks whether a forced finish
-        // beats a proven one. The midgame search can only answer by taking
-        // every line to its full depth, with no ProbCut at such windows;
-        // the solver, with its stability cutoffs, answers far sooner. It
-        // gets them from half the empties on: closer to the root the
-        // midgame proof is the cheaper one.
-        let finished_window = alpha >= WIN / 2 || beta <= -WIN / 2;
-        let proof = finished_window && 2 * depth >= empties;
-        if (depth >= empties || proof)
-            && let Some(solved) = board.solve_exact(
-                self.tt,
-                self.limits,
-                alpha,
-                beta,
-                self.selectivity,
-                self.pool,
-            )
-        {
-            self.nodes += solved.nodes;
-            if solved.stopped {
-                self.stopped = true;
-                return 0;
-            }
-            return solved.score;
+        if let Some(score) = self.solve_near_the_end(board, depth, alpha, beta) {
+            return score;
         }
-
         let tt_key = (depth >= TT_MIN_DEPTH).then(|| board.hash_key());
-        let mut tt_move = None;
-        if let Some(key) = tt_key
-            && let Some(hit) = self.tt.probe(key)
-        {
-            tt_move = hit.mv.filter(|&m| moves.contains(m));
-            if hit.depth >= depth
-                && let Some(score) = hit.cutoff(alpha, beta)
-                && !(self.rank_losses_by_discs && forced_finish(score) && root_loses(score, ply))
-            {
-                return score;
-            }
-        }
-
+        let tt_move = match self.probe(tt_key, moves, depth, (alpha, beta), ply) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(mv) => mv,
+        };
         if beta - alpha == 1
             && let Some(cut) = self.probcut(board, state, moves, depth, alpha, ply)
         {
@@ -366,17 +317,133 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         if depth == 1 {
             return self.frontier(board, state, moves, alpha, beta, ply);
         }
+        let Some((best, best_move)) =
+            self.search_moves(board, state, moves, tt_move, depth, (alpha, beta), ply)
+        else {
+            return 0;
+        };
+        let bound = Bound::of(best, alpha, beta);
+        if let Some(key) = tt_key {
+            let mv = (bound != Bound::Upper).then_some(best_move);
+            self.tt.store(key, depth, best, bound, mv);
+        }
+        best
+    }
 
-        let alpha0 = alpha;
+    /// A node whose side to move has no move: the end of the game, or a
+    /// pass (which uses up no depth).
+    fn no_move(
+        &mut self,
+        board: &B,
+        state: &E::State,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let passed = board.pass();
+        if passed.moves().is_empty() {
+            // Ranked by discs, a lost game is worth its discs on the
+            // evaluation's scale: a sure loss by 6 ranks above a line the
+            // evaluation puts at -20.
+            let discs = board.final_score();
+            return if self.rank_losses_by_discs && root_loses(discs, ply) {
+                discs * DISC
+            } else {
+                to_table(discs)
+            };
+        }
+        -self.negamax(
+            &passed,
+            &self.eval.pass(state),
+            depth,
+            -beta,
+            -alpha,
+            ply + 1,
+        )
+    }
+
+    /// The exact score from the solver, when the depth reaches the end of
+    /// the game or the window asks for a proof it gives sooner; `Some(0)`
+    /// with `stopped` raised when it was stopped.
+    ///
+    /// A window beyond the heuristic range asks whether a forced finish
+    /// beats a proven one. The midgame search can only answer by taking
+    /// every line to its full depth, with no ProbCut at such windows; the
+    /// solver, with its stability cutoffs, answers far sooner. It gets
+    /// them from half the empties on: closer to the root the midgame proof
+    /// is the cheaper one.
+    fn solve_near_the_end(&mut self, board: &B, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        let empties = board.empties().count() as i32;
+        let proof = finished_window(alpha, beta) && 2 * depth >= empties;
+        if depth < empties && !proof {
+            return None;
+        }
+        let solved = board.solve_exact(
+            self.tt,
+            self.limits,
+            alpha,
+            beta,
+            self.selectivity,
+            self.pool,
+        )?;
+        self.nodes += solved.nodes;
+        if solved.stopped {
+            self.stopped = true;
+            return Some(0);
+        }
+        Some(solved.score)
+    }
+
+    /// The table's entry for `key` (`None` below [`TT_MIN_DEPTH`]): a
+    /// bound that settles the node, or the move to try first.
+    fn probe(
+        &mut self,
+        key: Option<u64>,
+        moves: B::Set,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> ControlFlow<i32, Option<usize>> {
+        let Some(hit) = key.and_then(|k| self.tt.probe(k)) else {
+            return ControlFlow::Continue(None);
+        };
+        if hit.depth >= depth
+            && let Some(score) = hit.cutoff(alpha, beta)
+            && !(self.rank_losses_by_discs && forced_finish(score) && root_loses(score, ply))
+        {
+            return ControlFlow::Break(score);
+        }
+        ControlFlow::Continue(hit.mv.filter(|&m| moves.contains(m)))
+    }
+
+    /// Every move of a node in search order, PVS with late move
+    /// reductions: the best score and its move, `None` once stopped. The
+    /// table move goes first, and the others are ordered (which plays each
+    /// of them) only once it has failed to cut: when it cuts, their order
+    /// is never needed.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's moves, state and table move are passed, not computed again"
+    )]
+    fn search_moves(
+        &mut self,
+        board: &B,
+        state: &E::State,
+        moves: B::Set,
+        tt_move: Option<usize>,
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> Option<(i32, usize)> {
+        let finished = finished_window(alpha, beta);
         let mut best = -INFINITY;
         let mut best_move = 0;
-        // The table move first, and the others ordered (which plays each of
-        // them) only once it has failed to cut: when it cuts, their order
-        // is never needed. The ordered list starts with the table move too.
+        // The ordered list starts with the table move too.
         let unordered = usize::from(tt_move.is_some());
         for i in 0.. {
             if i == unordered {
-                self.order_moves(board, state, moves, tt_move, ply, depth, !finished_window);
+                self.order_moves(board, state, moves, tt_move, ply, depth, !finished);
             }
             // Deeper plies use their own lists, so this one stays intact.
             let sq = match tt_move {
@@ -391,7 +458,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
             let score = if i == 0 {
                 -self.negamax(&child, &cs, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let reducible = self.reduce_late_moves && beta - alpha == 1 && !finished_window;
+                let reducible = self.reduce_late_moves && beta - alpha == 1 && !finished;
                 let reduced = late_move_reduction(depth, i, reducible);
                 let mut s = -self.negamax(
                     &child,
@@ -411,7 +478,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 }
             };
             if self.stopped {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -424,12 +491,7 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
                 }
             }
         }
-        let bound = Bound::of(best, alpha0, beta);
-        if let Some(key) = tt_key {
-            let mv = (bound != Bound::Upper).then_some(best_move);
-            self.tt.store(key, depth, best, bound, mv);
-        }
-        best
+        Some((best, best_move))
     }
 
     /// A node one ply from the leaves: each move's child is evaluated in
@@ -605,6 +667,12 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
         self.lists[ply] = scored;
     }
+}
+
+/// Whether a window lies beyond every heuristic score: only a finished
+/// game can fall in it.
+fn finished_window(alpha: i32, beta: i32) -> bool {
+    alpha >= WIN / 2 || beta <= -WIN / 2
 }
 
 /// Whether a finished-game score (or bound) of `sign`'s sign for the side

@@ -5,7 +5,7 @@
 //! - Near the end most of the time goes into the last few plies, so they
 //!   get their own code: with one empty square the score is counted
 //!   directly (the flips from line tables, no flip set); with two, both
-//!   squares are tried in turn; up to [`SHALLOW`](policy::SHALLOW) empties there is no
+//!   squares are tried in turn; up to [`PARITY_EMPTIES`](policy::PARITY_EMPTIES) empties there is no
 //!   table and no move generation, just the list of empty squares tried in
 //!   parity order (squares in regions with an odd number of empties first:
 //!   whoever moves there also gets the last move of the region).

@@ -74,9 +74,9 @@ pub(super) fn selective_error(depth: u32) -> (f64, f64) {
 }
 
 /// Empties at or below which the solver uses the plain parity search.
-pub(super) const SHALLOW: u32 = 6;
-// The shallow search's square list holds 8 squares.
-const _: () = assert!(SHALLOW <= 8);
+pub(super) const PARITY_EMPTIES: u32 = 6;
+// The parity search's square list holds 8 squares.
+const _: () = assert!(PARITY_EMPTIES <= 8);
 /// Empties from which children are looked up in the table before any is
 /// searched (enhanced transposition cutoff).
 pub(super) const ETC_EMPTIES: u32 = 12;
@@ -152,17 +152,17 @@ pub(super) const CLOSE_CALL_EMPTIES: u32 = 21;
 /// is cut short (its cost is then a bound, and it sorts last anyway).
 pub(super) const SORT_ALPHA_DELTA: i32 = 8;
 
-/// Fewest empties at which the shallow search tries the stability cutoff,
-/// and then only from an alpha of [`shallow_stability_alpha`]: without
+/// Fewest empties at which the parity search tries the stability cutoff,
+/// and then only from an alpha of [`parity_stability_alpha`]: without
 /// that floor the test costs as much as it saves.
-pub(super) const STABILITY_SHALLOW: usize = 4;
+pub(super) const PARITY_STABILITY_EMPTIES: usize = 4;
 
-/// The least alpha at which the shallow search with `empties` empties
+/// The least alpha at which the parity search with `empties` empties
 /// tries the stability cutoff: below it a cut needs so many stable
 /// opponent discs this close to the end that it seldom happens (Edax uses
 /// a floor of the same kind).
 #[inline]
-pub(super) fn shallow_stability_alpha(empties: usize) -> i32 {
+pub(super) fn parity_stability_alpha(empties: usize) -> i32 {
     2 * empties as i32 - 2
 }
 

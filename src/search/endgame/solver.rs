@@ -14,6 +14,7 @@ use crate::search::limits::{ClockPoll, Limits};
 use crate::search::pattern::{PatternEval, SCALE};
 use crate::search::score::{proven_discs, to_table};
 use crate::search::tt::{Bound, TranspositionTable};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::SeqCst};
@@ -63,7 +64,7 @@ fn replies_cost(np: u64, no: u64, replies: u64, sq: usize, odd: u64) -> i32 {
     cost - SQUARE_VALUE[sq] as i32
 }
 
-/// The empty squares of the shallow search, in the order it tries them:
+/// The empty squares of the parity search, in the order it tries them:
 /// one byte each in a `u64`, so that a child's list (one square removed)
 /// is two masks and a shift, not a copy.
 #[derive(Clone, Copy, Default)]
@@ -194,8 +195,8 @@ impl<'a> Solver<'a> {
                 self.nodes += 1;
                 solve_one(p, o, (!(p | o)).trailing_zeros() as usize)
             }
-            e if e <= SHALLOW => self.shallow_entry(p, o, alpha, beta),
-            e => self.deep(p, o, alpha, beta, e),
+            e if e <= PARITY_EMPTIES => self.parity_search_from(p, o, alpha, beta),
+            e => self.ordered_search(p, o, alpha, beta, e),
         }
     }
 
@@ -314,9 +315,9 @@ impl<'a> Solver<'a> {
         Some(result)
     }
 
-    /// The shallow search's entry: the empty squares listed once in
+    /// The parity search's entry: the empty squares listed once in
     /// [`PRIORITY`] order, and the parity of each quadrant.
-    fn shallow_entry(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    fn parity_search_from(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empty = !(p | o);
         let mut squares = Squares::default();
         for class in PRIORITY {
@@ -326,13 +327,13 @@ impl<'a> Solver<'a> {
                 m &= m - 1;
             }
         }
-        self.shallow(p, o, alpha, beta, squares, quadrant_parity(empty))
+        self.parity_search(p, o, alpha, beta, squares, quadrant_parity(empty))
     }
 
     /// Few empties: no table, no move generation; the empty squares in
     /// odd quadrants first, each class in [`PRIORITY`] order. `parity` has
     /// the bit of each quadrant with an odd number of empties.
-    fn shallow(
+    fn parity_search(
         &mut self,
         p: u64,
         o: u64,
@@ -350,8 +351,8 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return 0;
         }
-        if squares.len >= STABILITY_SHALLOW
-            && alpha >= shallow_stability_alpha(squares.len)
+        if squares.len >= PARITY_STABILITY_EMPTIES
+            && alpha >= parity_stability_alpha(squares.len)
             && let Some(bound) = stability_cut(p, o, alpha)
         {
             return bound;
@@ -379,7 +380,8 @@ impl<'a> Solver<'a> {
                 }
                 let (np, no) = after(p, o, sq, flips);
                 let rest = squares.without(i);
-                let score = -self.shallow(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
+                let score =
+                    -self.parity_search(np, no, -beta, -alpha, rest, parity ^ QUADRANT_BIT[sq]);
                 if raise(score, &mut best, &mut alpha, beta) {
                     return best;
                 }
@@ -389,7 +391,7 @@ impl<'a> Solver<'a> {
             if Bitboard::moves_for(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, squares, parity);
+            return -self.parity_search(o, p, -beta, -alpha, squares, parity);
         }
         best
     }
@@ -565,7 +567,10 @@ impl<'a> Solver<'a> {
     }
 
     /// Many empties: table, fastest-first ordering, stability cutoff, PVS.
-    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    /// In order: the clock, the stability cutoff, the table, a selective
+    /// solve's ProbCut, a pass or the end of the game, the children (and
+    /// their transposition cutoff), and the moves.
+    fn ordered_search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.stopped {
@@ -574,26 +579,16 @@ impl<'a> Solver<'a> {
         if let Some(bound) = stability_cut(p, o, alpha) {
             return bound;
         }
-        let board = Bitboard {
+        let key = Bitboard {
             player: p,
             opponent: o,
-        };
-        let key = board.hash_key();
-        let mut tt_move = None;
-        let hashed = empties >= HASH_EMPTIES;
-        if hashed && let Some(hit) = self.tt.probe(key) {
-            // A midgame entry's move (depth short of the end) only counts
-            // when that search was deep enough to beat fastest first.
-            if hit.depth >= empties as i32 || hit.depth >= MIDGAME_MOVE_DEPTH {
-                tt_move = hit.mv;
-            }
-            if hit.depth >= empties as i32 - self.selectivity as i32
-                && let Some(score) = hit.cutoff(to_table(alpha), to_table(beta))
-                && let Some(score) = proven_discs(score)
-            {
-                return score;
-            }
         }
+        .hash_key();
+        let hashed = empties >= HASH_EMPTIES;
+        let tt_move = match self.probe(hashed.then_some(key), empties, alpha, beta) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(mv) => mv,
+        };
         if self.selectivity > 0
             && beta == alpha + 1
             && empties >= SELECTIVE_EMPTIES
@@ -606,10 +601,56 @@ impl<'a> Solver<'a> {
             if Bitboard::moves_for(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.deep(o, p, -beta, -alpha, empties);
+            return -self.ordered_search(o, p, -beta, -alpha, empties);
         }
-        // The children, their table buckets requested at once so that the
-        // transposition cutoff and the searches below find them loaded.
+        let (mut list, n) = self.children(p, o, moves, empties);
+        let list = &mut list[..n];
+        if let Some(score) = self.transposition_cut(p, o, list, empties, beta) {
+            return score;
+        }
+        let Some((best, best_move)) =
+            self.search_children(p, o, list, tt_move, empties, (alpha, beta))
+        else {
+            return 0;
+        };
+        if hashed {
+            let bound = Bound::of(best, alpha, beta);
+            let mv = (bound != Bound::Upper).then_some(best_move);
+            let depth = empties as i32 - self.selectivity as i32;
+            self.tt.store(key, depth, to_table(best), bound, mv);
+        }
+        best
+    }
+
+    /// The table's entry for `key` (`None` where the table is not used): a
+    /// bound that settles the node, or the move to try first.
+    fn probe(
+        &self,
+        key: Option<u64>,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32, Option<usize>> {
+        let Some(hit) = key.and_then(|k| self.tt.probe(k)) else {
+            return ControlFlow::Continue(None);
+        };
+        if hit.depth >= empties as i32 - self.selectivity as i32
+            && let Some(score) = hit.cutoff(to_table(alpha), to_table(beta))
+            && let Some(score) = proven_discs(score)
+        {
+            return ControlFlow::Break(score);
+        }
+        // A midgame entry's move (depth short of the end) only counts when
+        // that search was deep enough to beat fastest first.
+        let deep_enough = hit.depth >= empties as i32 || hit.depth >= MIDGAME_MOVE_DEPTH;
+        ControlFlow::Continue(hit.mv.filter(|_| deep_enough))
+    }
+
+    /// The children of a node with legal `moves`: (cost, square, flips)
+    /// each, unordered, and how many; their table buckets are requested at
+    /// once, so that the transposition cutoff and the searches below find
+    /// them loaded.
+    fn children(&self, p: u64, o: u64, moves: u64, empties: u32) -> ([(i32, u8, u64); 36], usize) {
         let mut list = [(0i32, 0u8, 0u64); 36];
         let mut n = 0;
         let mut m = moves;
@@ -623,24 +664,44 @@ impl<'a> Solver<'a> {
             list[n] = (0, sq as u8, flips);
             n += 1;
         }
-        let list = &mut list[..n];
-        if empties >= ETC_EMPTIES {
-            // Enhanced transposition cutoff: a child already known to be
-            // bad enough for the opponent ends this node now.
-            for &(_, sq, flips) in list.iter() {
-                if let Some(hit) = self.tt.probe(child_key(p, o, sq as usize, flips))
-                    && hit.depth >= empties as i32 - 1 - self.selectivity as i32
-                    && let Some(upper) = hit.upper
-                    && let Some(score) = proven_discs(upper)
-                    && -score >= beta
-                {
-                    return -score;
-                }
-            }
-        }
+        (list, n)
+    }
 
-        // The table move first, and the others ordered only once it has
-        // failed to cut: when it cuts, their ordering is never needed.
+    /// Enhanced transposition cutoff: a child already known to be bad
+    /// enough for the opponent ends the node now.
+    fn transposition_cut(
+        &self,
+        p: u64,
+        o: u64,
+        list: &[(i32, u8, u64)],
+        empties: u32,
+        beta: i32,
+    ) -> Option<i32> {
+        if empties < ETC_EMPTIES {
+            return None;
+        }
+        list.iter().find_map(|&(_, sq, flips)| {
+            let hit = self.tt.probe(child_key(p, o, sq as usize, flips))?;
+            let score = proven_discs(hit.upper?)?;
+            (hit.depth >= empties as i32 - 1 - self.selectivity as i32 && -score >= beta)
+                .then_some(-score)
+        })
+    }
+
+    /// The children of `list` searched in order, PVS, the table move
+    /// first and the others ordered only once it has failed to cut (when
+    /// it cuts, their ordering is never needed); from the second move on,
+    /// idle helper threads may take them (a split point). The best score
+    /// and its move, `None` once stopped.
+    fn search_children(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: &mut [(i32, u8, u64)],
+        tt_move: Option<usize>,
+        empties: u32,
+        (mut alpha, beta): (i32, i32),
+    ) -> Option<(i32, usize)> {
         let unordered = match list
             .iter()
             .position(|&(_, sq, _)| Some(sq as usize) == tt_move)
@@ -651,7 +712,6 @@ impl<'a> Solver<'a> {
             }
             None => 0,
         };
-        let alpha0 = alpha;
         let mut best = -65;
         let mut best_move = list[0].1 as usize;
         for i in 0..list.len() {
@@ -661,18 +721,14 @@ impl<'a> Solver<'a> {
             if i == 1
                 && let Some(pool) = self.split_pool(empties, list.len() - 1)
             {
-                let Some(found) = self.split(
+                return self.split(
                     pool,
                     (p, o),
                     empties,
                     (alpha, beta),
                     (best, best_move),
                     &list[1..],
-                ) else {
-                    return 0;
-                };
-                (best, best_move) = found;
-                break;
+                );
             }
             let (_, sq, flips) = list[i];
             let (np, no) = after(p, o, sq as usize, flips);
@@ -688,7 +744,7 @@ impl<'a> Solver<'a> {
                 }
             };
             if self.stopped {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -701,13 +757,7 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        let bound = Bound::of(best, alpha0, beta);
-        let mv = (bound != Bound::Upper).then_some(best_move);
-        if hashed {
-            let depth = empties as i32 - self.selectivity as i32;
-            self.tt.store(key, depth, to_table(best), bound, mv);
-        }
-        best
+        Some((best, best_move))
     }
 }
 

@@ -36,7 +36,7 @@ pub(super) const QUADRANT_BIT: [u8; 64] = {
     t
 };
 
-/// Squares in the order the shallow search tries them within a parity
+/// Squares in the order the parity search tries them within a parity
 /// class (and the ordering search tries its moves): corners, then edges
 /// away from corners, then the middle, then the C and X squares next to
 /// corners.
@@ -123,7 +123,7 @@ pub(super) static SQUARE_DIAGONALS: [u64; 64] = line_through(diagonals(false));
 pub(super) static SQUARE_ANTI_DIAGONALS: [u64; 64] = line_through(diagonals(true));
 
 /// The empty squares in quadrants with an odd number of them: a move there
-/// leaves the region's last move to us (see the shallow search).
+/// leaves the region's last move to us (see the parity search).
 #[inline]
 pub(super) fn odd_empties(empty: u64) -> u64 {
     let parity = quadrant_parity(empty);
