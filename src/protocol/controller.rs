@@ -116,14 +116,7 @@ impl<W: Write> Controller<W> {
                 .collect::<Vec<_>>()
                 .join("\n")),
             Command::Quit | Command::Komi | Command::Stop => Ok(String::new()),
-            Command::BoardSize(n) => {
-                let n = usize::try_from(n).unwrap_or(usize::MAX);
-                if !is_supported_size(n) {
-                    return Err("unacceptable size".into());
-                }
-                self.new_game(Game::new(n).map_err(rules_error)?);
-                Ok(String::new())
-            }
+            Command::BoardSize(n) => self.board_size(n),
             Command::ClearBoard => {
                 self.new_game(Game::new(self.n()).map_err(rules_error)?);
                 Ok(String::new())
@@ -131,16 +124,7 @@ impl<W: Write> Controller<W> {
             // gogui-twogtp sends the last pass of a finished game to both
             // engines: it changes nothing, as `genmove` answers `pass` there.
             Command::Play(_, Move::Pass) if self.position().is_game_over() => Ok(String::new()),
-            Command::Play(color, mv) => {
-                let mv = self.notation.read(mv, self.n())?;
-                self.check_on_board(mv)?;
-                let n = self.n();
-                let notation = self.notation;
-                self.game
-                    .play_passing(color, mv)
-                    .map_err(|e| e.describe(|sq| notation.write(Move::Place(sq), n)))?;
-                Ok(String::new())
-            }
+            Command::Play(color, mv) => self.play(color, mv),
             Command::Genmove(color) => self.genmove(color, token, received, true),
             Command::RegGenmove(color) => self.genmove(color, token, received, false),
             Command::Undo => self.game.undo().map(|_| String::new()).map_err(rules_error),
@@ -156,31 +140,18 @@ impl<W: Write> Controller<W> {
                 main,
                 byoyomi,
                 stones,
-            } => {
-                check_clock(&[main, byoyomi], stones)?;
-                self.clock.set_clocks(main, byoyomi, stones);
-                Ok(String::new())
-            }
+            } => check_clock(&[main, byoyomi], stones)
+                .map(|()| self.clock.set_clocks(main, byoyomi, stones))
+                .map(|()| String::new()),
             Command::TimeLeft {
                 color,
                 seconds,
                 stones,
-            } => {
-                check_clock(&[seconds], stones)?;
-                self.clock.set_left(color, seconds, stones);
-                Ok(String::new())
-            }
+            } => check_clock(&[seconds], stones)
+                .map(|()| self.clock.set_left(color, seconds, stones))
+                .map(|()| String::new()),
             Command::ListGames | Command::RulesGameId => Ok("Othello".into()),
-            Command::SetGame(game) => {
-                if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") {
-                    Ok(String::new())
-                } else {
-                    Err(format!(
-                        "unsupported game '{}' (only Othello)",
-                        printable(&game)
-                    ))
-                }
-            }
+            Command::SetGame(game) => set_game(&game),
             Command::RulesBoardSize => Ok(self.n().to_string()),
             Command::RulesLegalMoves => {
                 let pos = self.position();
@@ -202,15 +173,31 @@ impl<W: Write> Controller<W> {
             Command::PrintGgf => Ok(self.ggf()),
             Command::Analyze(k) => self.analyze(k, token, received),
             Command::Evaluate => self.evaluate(),
-            Command::Help(None) => Ok(COMMANDS
-                .iter()
-                .map(|s| s.usage)
-                .collect::<Vec<_>>()
-                .join("\n")),
-            Command::Help(Some(name)) => spec(&name)
-                .map(|s| s.usage.to_string())
-                .ok_or_else(|| format!("unknown command '{}'", printable(&name))),
+            Command::Help(name) => help(name.as_deref()),
         }
+    }
+
+    /// `boardsize`: a new game on an n x n board.
+    fn board_size(&mut self, n: u64) -> Outcome {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if !is_supported_size(n) {
+            return Err("unacceptable size".into());
+        }
+        self.new_game(Game::new(n).map_err(rules_error)?);
+        Ok(String::new())
+    }
+
+    /// `play`: a move of either colour, checked, with a pass played first
+    /// for the other side when it has none.
+    fn play(&mut self, color: Color, mv: Move) -> Outcome {
+        let mv = self.notation.read(mv, self.n())?;
+        self.check_on_board(mv)?;
+        let n = self.n();
+        let notation = self.notation;
+        self.game
+            .play_passing(color, mv)
+            .map_err(|e| e.describe(|sq| notation.write(Move::Place(sq), n)))?;
+        Ok(String::new())
     }
 
     /// `loadgame`: a GGF record (any start position and size) or a move
@@ -496,5 +483,31 @@ impl<W: Write> Controller<W> {
             Setting::Notation(n) => self.notation = n,
         }
         Ok(String::new())
+    }
+}
+
+/// `set_game`: Othello (or Reversi), any case.
+fn set_game(game: &str) -> Outcome {
+    if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") {
+        Ok(String::new())
+    } else {
+        Err(format!(
+            "unsupported game '{}' (only Othello)",
+            printable(game)
+        ))
+    }
+}
+
+/// `help`: every command's usage, or one command's.
+fn help(name: Option<&str>) -> Outcome {
+    match name {
+        None => Ok(COMMANDS
+            .iter()
+            .map(|s| s.usage)
+            .collect::<Vec<_>>()
+            .join("\n")),
+        Some(name) => spec(name)
+            .map(|s| s.usage.to_string())
+            .ok_or_else(|| format!("unknown command '{}'", printable(name))),
     }
 }

@@ -22,6 +22,7 @@ use crate::players::UnknownPlayer;
 use crate::progress::progress;
 use crate::rules::{Color, is_supported_size, printable};
 use crate::shard::Shard;
+use indicatif::ProgressBar;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -327,6 +328,115 @@ fn resume_games(path: &str, games: Option<usize>) -> Result<Opening, MatchError>
     })
 }
 
+/// The files a match writes as it goes (each optional), opened: created
+/// for a new match, or resumed where a stopped run left them.
+struct Outputs {
+    records: Option<(String, File)>,
+    move_lists: Option<(String, File)>,
+    results: Option<(String, File)>,
+    /// The results the results file held already.
+    done: Vec<GameResult>,
+}
+
+impl Outputs {
+    /// Opens `files` for the match whose results header is `header`; every
+    /// file is checked before any is touched.
+    fn open(files: MatchFiles, header: &str) -> Result<Outputs, MatchError> {
+        let (results_opening, done) = match files.results {
+            Some(path) => {
+                let (opening, results) = resume_results(path, header)?;
+                (Some(opening), results)
+            }
+            None => (None, Vec::new()),
+        };
+        let resumed = results_opening
+            .as_ref()
+            .filter(|o| o.keep.is_some())
+            .map(|_| done.len());
+        let records = files
+            .records
+            .map(|p| resume_games(p, resumed))
+            .transpose()?;
+        let move_lists = files
+            .move_lists
+            .map(|p| resume_games(p, resumed))
+            .transpose()?;
+        let open = |o: Option<Opening>| -> Result<Option<(String, File)>, MatchError> {
+            o.map(|o| o.open().map(|f| (o.path, f))).transpose()
+        };
+        let mut outputs = Outputs {
+            records: open(records)?,
+            move_lists: open(move_lists)?,
+            results: open(results_opening)?,
+            done,
+        };
+        if resumed.is_none()
+            && let Some(file) = &mut outputs.results
+        {
+            write(file, header)?;
+        }
+        Ok(outputs)
+    }
+
+    /// Writes one game, one write a line and the result last: a stopped
+    /// run leaves at most a torn line and a game recorded before its
+    /// result.
+    fn write_game(&mut self, o: &arena::Outcome, r: &GameResult) -> Result<(), MatchError> {
+        if let Some(file) = &mut self.records {
+            write(file, &format!("{}\n", o.record.ggf()))?;
+        }
+        if let Some(file) = &mut self.move_lists {
+            write(file, &format!("{}\n", o.record.move_list()))?;
+        }
+        if let Some(file) = &mut self.results {
+            write(file, &checked_line(&r.line()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `text` to the file `path` in one write.
+fn write((path, file): &mut (String, File), text: &str) -> Result<(), MatchError> {
+    file.write_all(text.as_bytes())
+        .map_err(|source| MatchError::File {
+            path: path.clone(),
+            source,
+        })
+}
+
+/// The contestants `names` for `config`'s board and threads.
+fn contestants(names: &[String], config: &MatchConfig) -> Result<Vec<Contestant>, MatchError> {
+    if !is_supported_size(config.size) {
+        return Err(MatchError::Size(config.size));
+    }
+    let resources = Resources {
+        threads: config.threads,
+        ..Resources::default()
+    };
+    let players = names
+        .iter()
+        .map(|n| Contestant::new(n, config.nboard_depth, resources))
+        .collect::<Result<Vec<_>, _>>()?;
+    for p in &players {
+        p.check_size(config.size)?;
+    }
+    Ok(players)
+}
+
+/// Says on stderr (even when the bar is hidden: not a terminal) who
+/// forfeited the game that ended, and why.
+fn tell_forfeit(bar: &ProgressBar, o: &arena::Outcome) {
+    if let Some((c, f)) = &o.forfeit {
+        let who = match c {
+            Color::Black => &o.record.black,
+            Color::White => &o.record.white,
+        };
+        bar.set_message(format!("last forfeit: {c} {}", f.kind()));
+        let game = bar.position();
+        bar.suspend(|| eprintln!("game {game}: {who} ({c}) forfeits: {f}"));
+    }
+}
+
 /// Plays a match between the players `names` (two) or a round robin
 /// (more) under `config`, the games of `shard` only, writing every game
 /// to `files` as it ends, and the tables to `out`. With a results file
@@ -339,62 +449,13 @@ pub fn run_match(
     files: MatchFiles,
     out: &mut dyn Write,
 ) -> Result<(), MatchError> {
-    if !is_supported_size(config.size) {
-        return Err(MatchError::Size(config.size));
-    }
-    let mut players = names
-        .iter()
-        .map(|n| {
-            let resources = Resources {
-                threads: config.threads,
-                ..Resources::default()
-            };
-            Contestant::new(n, config.nboard_depth, resources)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    for p in &players {
-        p.check_size(config.size)?;
-    }
-    // Every file is checked before any is touched.
-    let header = results_header(names, config, shard);
-    let (results_opening, mut results) = match files.results {
-        Some(path) => {
-            let (opening, results) = resume_results(path, &header)?;
-            (Some(opening), results)
-        }
-        None => (None, Vec::new()),
-    };
-    let resumed = results_opening
-        .as_ref()
-        .filter(|o| o.keep.is_some())
-        .map(|_| results.len());
-    let records = files
-        .records
-        .map(|p| resume_games(p, resumed))
-        .transpose()?;
-    let lists = files
-        .move_lists
-        .map(|p| resume_games(p, resumed))
-        .transpose()?;
-    let open = |o: Option<Opening>| -> Result<Option<(String, File)>, MatchError> {
-        o.map(|o| o.open().map(|f| (o.path, f))).transpose()
-    };
-    let (mut ggf, mut lists) = (open(records)?, open(lists)?);
-    let mut results_file = open(results_opening)?;
-    if let Some((path, f)) = &mut results_file
-        && resumed.is_none()
-    {
-        f.write_all(header.as_bytes())
-            .map_err(|source| MatchError::File {
-                path: path.clone(),
-                source,
-            })?;
-    }
+    let mut players = contestants(names, config)?;
+    let mut outputs = Outputs::open(files, &results_header(names, config, shard))?;
+    let mut results = std::mem::take(&mut outputs.done);
     let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
     let plays =
         |pairing: usize, game: usize| shard.has(game as u64) && !done.contains(&(pairing, game));
-    let pairs = players.len() * (players.len() - 1) / 2;
-    let todo = (0..pairs)
+    let todo = (0..arena::pairings(players.len()).len())
         .flat_map(|k| (0..config.games).map(move |g| (k, g)))
         .filter(|&(k, g)| plays(k, g))
         .count();
@@ -405,34 +466,13 @@ pub fn run_match(
         todo as u64,
         "{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}",
     );
-    let mut write_error = None;
+    let mut write_error = Ok(());
     let mut on_game = |o: &arena::Outcome, r: &GameResult| {
         bar.inc(1);
-        if let Some((c, f)) = &o.forfeit {
-            let who = match c {
-                Color::Black => &o.record.black,
-                Color::White => &o.record.white,
-            };
-            bar.set_message(format!("last forfeit: {c} {}", f.kind()));
-            // On stderr even when the bar is hidden (not a terminal).
-            let game = bar.position();
-            bar.suspend(|| eprintln!("game {game}: {who} ({c}) forfeits: {f}"));
+        tell_forfeit(&bar, o);
+        if write_error.is_ok() {
+            write_error = outputs.write_game(o, r);
         }
-        // One write a line, the result last: a stopped run leaves at most
-        // a torn line and games recorded before their result.
-        let mut put = |file: &mut Option<(String, File)>, line: String| {
-            if let Some((path, f)) = file
-                && let Err(source) = f.write_all(line.as_bytes())
-            {
-                write_error = Some(MatchError::File {
-                    path: path.clone(),
-                    source,
-                });
-            }
-        };
-        put(&mut ggf, format!("{}\n", o.record.ggf()));
-        put(&mut lists, format!("{}\n", o.record.move_list()));
-        put(&mut results_file, checked_line(&r.line()));
     };
     results.extend(arena::round_robin(
         &mut players,
@@ -455,7 +495,7 @@ pub fn run_match(
         heading(config),
         arena::tables(names, &results)
     )?;
-    write_error.map_or(Ok(()), Err)
+    write_error
 }
 
 /// Puts the results files of a match's shards together (each game once,
