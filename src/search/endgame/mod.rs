@@ -5,10 +5,10 @@
 //! - Near the end most of the time goes into the last few plies, so they
 //!   get their own code: with one empty square the score is counted
 //!   directly (the flips from line tables, no flip set); with two, both
-//!   squares are tried in turn; up to [`PARITY_EMPTIES`](policy::PARITY_EMPTIES) empties there is no
-//!   table and no move generation, just the list of empty squares tried in
-//!   parity order (squares in regions with an odd number of empties first:
-//!   whoever moves there also gets the last move of the region).
+//!   squares are tried in turn; up to
+//!   [`PARITY_EMPTIES`](policy::PARITY_EMPTIES) empties the parity search
+//!   has no table and no move generation, just the list of empty squares
+//!   tried in parity order (`parity.rs`).
 //! - Above that, "fastest first": moves are tried in order of how few
 //!   replies they leave the opponent (corners for the opponent count
 //!   double), after the table move; far from the end the pattern
@@ -24,6 +24,7 @@
 //!   uses their moves but never their scores.
 
 mod last;
+mod parity;
 mod policy;
 mod solver;
 mod split;
