@@ -126,8 +126,9 @@ pub enum Command {
     /// prints the results. Players are built-in names (strong, greedy,
     /// first, random:<seed>, norvig:<depth>, weights:<seconds>, smarter,
     /// smartest), `cmd:<command line>` for an engine speaking the protocol
-    /// (GTP) or `nboard:<command line>` for one speaking NBoard (NTest, Edax
-    /// -nboard).
+    /// (GTP), `nboard:<command line>` for one speaking NBoard (NTest, Edax
+    /// -nboard), or `lab8:<command line>` for a Lab 8 program (the Part 1
+    /// transcript, the referee playing the human's side).
     Match(MatchArgs),
     /// Puts the `--results` files of a match's shards together and prints
     /// the whole match's tables.
@@ -301,6 +302,10 @@ pub struct MatchArgs {
     /// same command run again goes on where the file ends.
     #[arg(long)]
     pub results: Option<String>,
+    /// Write the transcript of every game of a `lab8:` program into this
+    /// folder: every line sent and received, with its time.
+    #[arg(long)]
+    pub transcripts: Option<String>,
     /// The midgame depth (1 to 60) given to `nboard:` engines with
     /// `set depth`, as the NBoard GUI's level; 60 leaves them to their
     /// clock.

@@ -3,7 +3,7 @@
 //! for illegal, unreadable or late moves and for engines that die, and the
 //! tables that summarise it all.
 
-use super::contestant::{Contestant, Forfeit, MoveTime, TimeControl};
+use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, TimeControl};
 use super::records::{Ending, GameRecord};
 use crate::rules::{Color, Game, Move, parse_move, printable, split_move_list};
 use rand::{RngExt, SeedableRng};
@@ -200,8 +200,24 @@ fn opening(config: &MatchConfig, pair: usize) -> Vec<(Color, Move)> {
     game.moves().collect()
 }
 
+/// Which game of a match: its pairing's number and its own in the pairing
+/// (games 2k and 2k+1 share opening k).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameId {
+    pub pairing: usize,
+    pub game: usize,
+}
+
+impl GameId {
+    /// As file names give it: `p0-g3`.
+    pub fn label(&self) -> String {
+        format!("p{}-g{}", self.pairing, self.game)
+    }
+}
+
 /// Plays one game; `players[0]` has Black.
-pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usize) -> Outcome {
+pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId) -> Outcome {
+    let pair = id.game / 2;
     let [black, white] = players;
     let names = [black.name().to_string(), white.name().to_string()];
     let mut sides = [black, white];
@@ -219,8 +235,16 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
     let mut max_time = [Duration::ZERO; 2];
     let mut forfeit = None;
     for (i, side) in sides.iter_mut().enumerate() {
-        if let Err(f) = side.start_game(config.size, config.time, &opening) {
-            forfeit = Some((if i == 0 { Color::Black } else { Color::White }, f));
+        let colour = if i == 0 { Color::Black } else { Color::White };
+        let start = GameStart {
+            n: config.size,
+            time: config.time,
+            opening: &opening,
+            colour,
+            label: id.label(),
+        };
+        if let Err(f) = side.start_game(&start) {
+            forfeit = Some((colour, f));
             break;
         }
     }
@@ -267,11 +291,24 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, pair: usiz
         }
     }
     if let Some((c, f)) = &forfeit
-        && matches!(f, Forfeit::NoReply | Forfeit::Died(_) | Forfeit::Refused(_))
+        && matches!(
+            f,
+            Forfeit::NoReply
+                | Forfeit::Died(_)
+                | Forfeit::Refused(_)
+                | Forfeit::Flooded
+                | Forfeit::Ended(_)
+                | Forfeit::Rejected(_)
+        )
     {
         sides[index(*c)].reset();
     }
     let end = *game.position();
+    let played_out = (forfeit.is_none() && end.is_game_over())
+        .then(|| end.count(Color::Black) as i32 - end.count(Color::White) as i32);
+    for side in sides.iter_mut() {
+        side.end_game(GameEnd { played_out });
+    }
     let record = GameRecord {
         black: names[0].clone(),
         white: names[1].clone(),
@@ -540,10 +577,11 @@ pub fn play_pairing(
 ) -> Vec<GameResult> {
     let mut results = Vec::new();
     for g in (0..config.games).filter(|&g| plays(pairing, g)) {
+        let id = GameId { pairing, game: g };
         let outcome = if g % 2 == 0 {
-            play_game([&mut *a, &mut *b], config, g / 2)
+            play_game([&mut *a, &mut *b], config, id)
         } else {
-            play_game([&mut *b, &mut *a], config, g / 2)
+            play_game([&mut *b, &mut *a], config, id)
         };
         let result = GameResult::from_outcome(pairing, g, &outcome);
         on_game(&outcome, &result);
@@ -729,7 +767,14 @@ mod tests {
         };
         let mut a = Contestant::new("strong", 60, Resources::default()).unwrap();
         let mut b = Contestant::new("strong", 60, Resources::default()).unwrap();
-        let outcome = play_game([&mut a, &mut b], &config, 0);
+        let outcome = play_game(
+            [&mut a, &mut b],
+            &config,
+            GameId {
+                pairing: 0,
+                game: 0,
+            },
+        );
         assert!(outcome.forfeit.is_none(), "{:?}", outcome.forfeit);
         assert!(outcome.record.end.is_game_over());
         for (used, moves) in outcome.time {

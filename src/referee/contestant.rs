@@ -1,9 +1,12 @@
-//! A player in a match: a built-in player on its own search thread, or an
-//! external engine spoken to over the protocol. The referee asks both the
-//! same way and checks every answer itself.
+//! A player in a match: a built-in player on its own search thread, an
+//! external engine spoken to over a protocol (GTP, NBoard), or a Lab 8
+//! program spoken to as its human opponent. The referee asks all of them
+//! the same way and checks every answer itself.
 
 use super::client::{ClientError, GtpClient};
+use super::lab8::{Lab8Error, Lab8Program, Verdict};
 use super::nboard::NboardClient;
+use super::sandbox::Limits;
 use crate::engine::{Clock, Engine, Resources, UnsupportedSize};
 use crate::players::UnknownPlayer;
 use crate::protocol::Command;
@@ -30,8 +33,16 @@ pub enum Forfeit {
     /// The engine died (or its output ended), with its last words on
     /// stderr (possibly none).
     Died(String),
-    /// The engine refused a command it must accept (`play`, `boardsize`).
+    /// The engine refused a command it must accept (`play`, `boardsize`),
+    /// or a program called a legal move invalid.
     Refused(String),
+    /// A program printed more than the referee reads in a game.
+    Flooded,
+    /// A program's output ended (it exited or crashed): how, and its last
+    /// lines.
+    Ended(String),
+    /// A program called a legal move invalid, with its last lines.
+    Rejected(String),
 }
 
 impl fmt::Display for Forfeit {
@@ -44,6 +55,15 @@ impl fmt::Display for Forfeit {
             Forfeit::Died(stderr) if stderr.is_empty() => write!(f, "engine died"),
             Forfeit::Died(stderr) => write!(f, "engine died; its stderr ended: {stderr}"),
             Forfeit::Refused(m) => write!(f, "refused a command: {m}"),
+            Forfeit::Flooded => write!(
+                f,
+                "printed more than {} MB in a game",
+                super::lab8::MAX_OUTPUT >> 20
+            ),
+            Forfeit::Ended(how) => write!(f, "program {how}"),
+            Forfeit::Rejected(last) => {
+                write!(f, "called a legal move invalid; its last lines: {last}")
+            }
         }
     }
 }
@@ -58,6 +78,9 @@ impl Forfeit {
             Forfeit::NoReply => "no reply",
             Forfeit::Died(_) => "died",
             Forfeit::Refused(_) => "refused",
+            Forfeit::Flooded => "flooded",
+            Forfeit::Ended(_) => "died",
+            Forfeit::Rejected(_) => "rejected a move",
         }
     }
 }
@@ -73,6 +96,38 @@ fn from_client(e: ClientError, last_words: impl FnOnce(Duration) -> String) -> F
         ClientError::Spawn(m) => Forfeit::Died(m),
         ClientError::Died => Forfeit::Died(last_words(LAST_WORDS)),
         ClientError::Refused(m) | ClientError::Garbled(m) => Forfeit::Refused(m),
+    }
+}
+
+/// How long a Lab 8 program may take to print its verdict once the game
+/// is over.
+const VERDICT_WAIT: Duration = Duration::from_secs(1);
+
+/// A contestant's name as part of a file name: letters, digits, `-`, `_`
+/// and `.` kept, anything else `_`, at most 60 characters.
+fn file_name(name: &str) -> String {
+    name.chars()
+        .take(60)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The forfeit for a Lab 8 program's error.
+fn from_lab8(e: Lab8Error) -> Forfeit {
+    match e {
+        Lab8Error::Died(last) => Forfeit::Ended(last),
+        Lab8Error::Spawn(m) => Forfeit::Died(m),
+        Lab8Error::Timeout => Forfeit::NoReply,
+        Lab8Error::Flood => Forfeit::Flooded,
+        Lab8Error::Rejected(last) => Forfeit::Rejected(last),
+        Lab8Error::WrongColour(m) => Forfeit::Illegal(m),
+        Lab8Error::Garbled(line) => Forfeit::Unreadable(line),
     }
 }
 
@@ -141,19 +196,52 @@ enum Kind {
         depth: u32,
         client: Option<NboardClient>,
     },
+    /// A Lab 8 program: a process a game, its transcript written to
+    /// `transcripts` (when given) at the end of each.
+    Lab8 {
+        command: String,
+        limits: Limits,
+        program: Option<Lab8Program>,
+        label: String,
+    },
+}
+
+/// What a contestant is told as a game starts.
+#[derive(Clone, Debug)]
+pub struct GameStart<'a> {
+    pub n: usize,
+    pub time: TimeControl,
+    /// The opening moves already played.
+    pub opening: &'a [(Color, Move)],
+    /// The colour it plays.
+    pub colour: Color,
+    /// The game's name in file names (`p0-g3`).
+    pub label: String,
+}
+
+/// How a game ended, as each contestant is told.
+#[derive(Clone, Copy, Debug)]
+pub struct GameEnd {
+    /// Black's discs minus White's when it was played out; `None` after a
+    /// forfeit.
+    pub played_out: Option<i32>,
 }
 
 /// One player of a match.
 pub struct Contestant {
     name: String,
     kind: Kind,
+    /// Where a Lab 8 program's transcripts go.
+    transcripts: Option<std::path::PathBuf>,
 }
 
 impl Contestant {
     /// A player from its name: `cmd:<command line>` for an external engine
     /// speaking GTP (our protocol), `nboard:<command line>` for one
-    /// speaking NBoard (played at midgame depth `nboard_depth`), otherwise
-    /// a built-in player name (given `resources`).
+    /// speaking NBoard (played at midgame depth `nboard_depth`),
+    /// `lab8:<command line>` for a Lab 8 program (run in the sandbox with
+    /// its default limits), otherwise a built-in player name (given
+    /// `resources`).
     pub fn new(
         spec: &str,
         nboard_depth: u32,
@@ -170,13 +258,32 @@ impl Contestant {
                 depth: nboard_depth,
                 client: None,
             }
+        } else if let Some(command) = spec.strip_prefix("lab8:") {
+            Kind::Lab8 {
+                command: command.to_string(),
+                limits: Limits::default(),
+                program: None,
+                label: String::new(),
+            }
         } else {
             Kind::Builtin(Engine::new(spec, resources)?)
         };
         Ok(Contestant {
             name: spec.to_string(),
             kind,
+            transcripts: None,
         })
+    }
+
+    /// Writes each game's transcript of a Lab 8 program into `dir`.
+    pub fn keep_transcripts(&mut self, dir: &std::path::Path) {
+        self.transcripts = Some(dir.to_path_buf());
+    }
+
+    /// Whether it is a Lab 8 program, which plays from the start position
+    /// only.
+    pub fn is_lab8(&self) -> bool {
+        matches!(self.kind, Kind::Lab8 { .. })
     }
 
     /// The name it was given.
@@ -189,18 +296,14 @@ impl Contestant {
     pub fn check_size(&self, n: usize) -> Result<(), UnsupportedSize> {
         match &self.kind {
             Kind::Builtin(e) => e.check_size(n),
-            Kind::External { .. } | Kind::Nboard { .. } => Ok(()),
+            Kind::External { .. } | Kind::Nboard { .. } | Kind::Lab8 { .. } => Ok(()),
         }
     }
 
-    /// Prepares a new game on an n x n board under `time`, then the
-    /// opening moves already played.
-    pub fn start_game(
-        &mut self,
-        n: usize,
-        time: TimeControl,
-        opening: &[(Color, Move)],
-    ) -> Result<(), Forfeit> {
+    /// Prepares a new game as `start` says: its board, its time, the
+    /// opening moves already played and the colour played.
+    pub fn start_game(&mut self, start: &GameStart) -> Result<(), Forfeit> {
+        let (n, time, opening) = (start.n, start.time, start.opening);
         match &mut self.kind {
             Kind::Builtin(engine) => {
                 engine.new_game();
@@ -246,6 +349,22 @@ impl Contestant {
                 }
                 Ok(())
             }
+            Kind::Lab8 {
+                command,
+                limits,
+                program,
+                label,
+            } => {
+                if !opening.is_empty() {
+                    return Err(Forfeit::Refused(
+                        "a Lab 8 program plays from the start position (--openings none)".into(),
+                    ));
+                }
+                *label = start.label.clone();
+                *program =
+                    Some(Lab8Program::start(command, *limits, n, start.colour).map_err(from_lab8)?);
+                Ok(())
+            }
         }
     }
 
@@ -253,6 +372,11 @@ impl Contestant {
     pub fn tell(&mut self, color: Color, mv: Move) -> Result<(), Forfeit> {
         match &mut self.kind {
             Kind::Builtin(_) | Kind::Nboard { .. } => Ok(()),
+            // A program passes for either side by itself.
+            Kind::Lab8 { program, .. } => match (program, mv) {
+                (Some(p), Move::Place(sq)) => p.tell(sq).map_err(from_lab8),
+                _ => Ok(()),
+            },
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
                 let reply = c.send(&Command::Play(color, mv), SETUP_TIMEOUT);
@@ -327,6 +451,12 @@ impl Contestant {
                     .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;
                 (mv, took)
             }
+            Kind::Lab8 { program, .. } => {
+                let p = program.as_mut().ok_or(Forfeit::Died(String::new()))?;
+                let wait = limit * 2 + margin + Duration::from_secs(2);
+                let (sq, took) = p.next_move(Instant::now() + wait).map_err(from_lab8)?;
+                (Move::Place(sq), took)
+            }
         };
         if took > limit + margin {
             return Err(Forfeit::Late(took));
@@ -342,7 +472,46 @@ impl Contestant {
         match &mut self.kind {
             Kind::External { client, .. } => *client = None,
             Kind::Nboard { client, .. } => *client = None,
+            Kind::Lab8 { program, .. } => {
+                if let Some(p) = program {
+                    p.end();
+                }
+            }
             Kind::Builtin(_) => {}
+        }
+    }
+
+    /// The game is over, as `end` says. A Lab 8 program is read for its
+    /// verdict (a wrong one is noted in its transcript and on stderr),
+    /// then ended, and its transcript written.
+    pub fn end_game(&mut self, end: GameEnd) {
+        let Kind::Lab8 { program, label, .. } = &mut self.kind else {
+            return;
+        };
+        let Some(mut p) = program.take() else { return };
+        match end.played_out {
+            Some(black_discs) => {
+                let truth = match black_discs.signum() {
+                    1 => Verdict::Wins(Color::Black),
+                    -1 => Verdict::Wins(Color::White),
+                    _ => Verdict::Draw,
+                };
+                let said = p.verdict(VERDICT_WAIT);
+                if said != truth {
+                    let note = format!("disagreement: it says {said:?}, the result is {truth:?}");
+                    log::warn!("{}: {note}", self.name);
+                    p.note(&note);
+                } else {
+                    p.note(&format!("verdict agrees: {said:?}"));
+                }
+            }
+            None => p.end(),
+        }
+        if let Some(dir) = &self.transcripts {
+            let path = dir.join(format!("{label}-{}.txt", file_name(&self.name)));
+            if let Err(e) = std::fs::write(&path, p.transcript()) {
+                log::warn!("{}: {e}", path.display());
+            }
         }
     }
 
@@ -351,6 +520,11 @@ impl Contestant {
         match &mut self.kind {
             Kind::External { client, .. } => client.take().map_or((), GtpClient::quit),
             Kind::Nboard { client, .. } => client.take().map_or((), NboardClient::quit),
+            Kind::Lab8 { program, .. } => {
+                if let Some(mut p) = program.take() {
+                    p.end();
+                }
+            }
             Kind::Builtin(_) => {}
         }
     }

@@ -7,8 +7,10 @@
 pub mod arena;
 pub mod client;
 pub mod contestant;
+pub mod lab8;
 pub mod latency;
 pub mod nboard;
 mod process;
 pub mod records;
 pub mod run;
+pub mod sandbox;

@@ -72,6 +72,40 @@ fn watch_signals() {
     });
 }
 
+/// Starts a child with `start`, which must put it in a process group of
+/// its own (whose id is its pid), and puts that group on the list of those
+/// an interrupted referee ends.
+pub(super) fn start_in_own_group(
+    start: impl FnOnce() -> std::io::Result<Child>,
+) -> std::io::Result<Child> {
+    watch_signals();
+    let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    let child = start()?;
+    groups.extend(libc::pid_t::try_from(child.id()));
+    Ok(child)
+}
+
+/// Ends the whole process group of `child` (started by
+/// [`start_in_own_group`]), then reaps the child. A group already ended
+/// is not signalled again: its id may belong to another group by now.
+pub(super) fn end_group(child: &mut Child) {
+    if let Ok(group) = libc::pid_t::try_from(child.id()) {
+        let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = groups.iter().position(|&g| g == group) {
+            groups.swap_remove(i);
+            // SAFETY: kill(2) only sends a signal; the group is the one
+            // the child was started in (its id is the child's pid), and it
+            // still exists, since the child is not reaped yet (it was on
+            // the list).
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// A running engine process.
 pub(super) struct EngineProcess {
     child: Child,
@@ -96,15 +130,8 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        watch_signals();
-        let mut child = {
-            let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-            let child = command
-                .spawn()
-                .map_err(|e| ClientError::Spawn(e.to_string()))?;
-            groups.extend(libc::pid_t::try_from(child.id()));
-            child
-        };
+        let mut child = start_in_own_group(|| command.spawn())
+            .map_err(|e| ClientError::Spawn(e.to_string()))?;
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = StderrTail::spawn(child.stderr.take().expect("piped stderr"))
             .map_err(|e| ClientError::Spawn(e.to_string()))?;
@@ -147,21 +174,7 @@ impl EngineProcess {
     /// Ends the engine's whole process group, then reaps the engine.
     pub(super) fn kill(&mut self) {
         self.stdin.take();
-        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
-            let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(i) = groups.iter().position(|&g| g == group) {
-                groups.swap_remove(i);
-                // SAFETY: kill(2) only sends a signal; the group is the one
-                // the engine was started in (its id is the engine's pid),
-                // and it still exists, since the engine is not reaped yet
-                // (it was on the list).
-                unsafe {
-                    libc::kill(-group, libc::SIGKILL);
-                }
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end_group(&mut self.child);
     }
 }
 

@@ -14,7 +14,7 @@
 //! without its newline (a stopped run's) is dropped, and damage anywhere
 //! else stops the run with the files as they were.
 
-use super::arena::{self, GameResult, MatchConfig};
+use super::arena::{self, GameResult, MatchConfig, Openings};
 use super::contestant::Contestant;
 use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
@@ -44,6 +44,8 @@ pub enum MatchError {
     Mismatch(String, String),
     #[error("game {game} of pairing {pairing} appears twice with different results")]
     Conflict { pairing: usize, game: usize },
+    #[error("Lab 8 programs play from the start position: use --openings none")]
+    Lab8Openings,
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),
 }
@@ -57,6 +59,8 @@ pub struct MatchFiles<'a> {
     pub move_lists: Option<&'a str>,
     /// Every game's result, for [`merge_results`] and for resuming.
     pub results: Option<&'a str>,
+    /// A folder for the transcripts of Lab 8 programs' games.
+    pub transcripts: Option<&'a str>,
 }
 
 /// The first line of a results file, with the format's version.
@@ -420,6 +424,9 @@ fn contestants(names: &[String], config: &MatchConfig) -> Result<Vec<Contestant>
     for p in &players {
         p.check_size(config.size)?;
     }
+    if players.iter().any(Contestant::is_lab8) && config.openings != Openings::None {
+        return Err(MatchError::Lab8Openings);
+    }
     Ok(players)
 }
 
@@ -450,6 +457,15 @@ pub fn run_match(
     out: &mut dyn Write,
 ) -> Result<(), MatchError> {
     let mut players = contestants(names, config)?;
+    if let Some(dir) = files.transcripts {
+        std::fs::create_dir_all(dir).map_err(|source| MatchError::File {
+            path: dir.into(),
+            source,
+        })?;
+        for p in &mut players {
+            p.keep_transcripts(std::path::Path::new(dir));
+        }
+    }
     let mut outputs = Outputs::open(files, &results_header(names, config, shard))?;
     let mut results = std::mem::take(&mut outputs.done);
     let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();

@@ -1,0 +1,228 @@
+//! Untrusted programs (students' Lab 8 submissions), each run as a
+//! terminal would run it, but fenced in:
+//! - under a pseudo-terminal, so that C's standard output is line-buffered
+//!   as on a terminal: a program that never calls `fflush` still shows each
+//!   line as it prints it (through a pipe its moves would only arrive when
+//!   it exits). Echo is off and our lines end in LF alone;
+//! - as the leader of a session and process group of its own, ended as a
+//!   whole when its game ends or the referee is interrupted
+//!   ([`super::process::start_in_own_group`]);
+//! - in a fresh, empty working directory, removed afterwards;
+//! - with resource limits (setrlimit): CPU time, address space, processes,
+//!   file size, and no core files.
+//!
+//! These limits stop a runaway program (a loop, a memory leak, a fork
+//! bomb, a file that grows without end) from taking the machine down.
+//! They are no security boundary: the program runs as the referee's user,
+//! sees the whole file system and the network. A course runs the whole
+//! leaderboard inside a container or `bwrap` for that (README).
+
+use super::process::{end_group, start_in_own_group};
+use crossbeam_channel::{Receiver, bounded};
+use pty_process::blocking::{Command, Pty, open};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::process::Child;
+use std::sync::Arc;
+use std::thread;
+
+/// What an untrusted program may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU seconds in all (a game at 1 s a move uses at most about 30).
+    pub cpu_seconds: u64,
+    /// Bytes of address space.
+    pub memory_bytes: u64,
+    /// Processes of the user (Linux counts every process of the user, and
+    /// does not limit root).
+    pub processes: u64,
+    /// Bytes of any file it writes.
+    pub file_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            cpu_seconds: 60,
+            memory_bytes: 1 << 30,
+            processes: 512,
+            file_bytes: 16 << 20,
+        }
+    }
+}
+
+/// Output chunks a reader holds before it waits for the referee to take
+/// them: a program that floods its output blocks on its own writes.
+const CHUNKS: usize = 64;
+
+/// A program running in the sandbox.
+pub struct Sandboxed {
+    child: Child,
+    pty: Arc<Pty>,
+    output: Receiver<Vec<u8>>,
+    /// Its working directory, removed when the program is dropped.
+    _dir: tempfile::TempDir,
+}
+
+impl Sandboxed {
+    /// Starts `command_line` (`sh -c "exec <command line>"`, as engines
+    /// are started) under `limits`, in a fresh directory: the words of the
+    /// command line that name files from the referee's own directory
+    /// (`./alice/lab8`, `bot.py`) are given as absolute paths.
+    pub fn spawn(command_line: &str, limits: Limits) -> io::Result<Sandboxed> {
+        let command_line = absolute_paths(command_line);
+        let dir = tempfile::Builder::new().prefix("reversi-lab8-").tempdir()?;
+        let (pty, pts) = open().map_err(io::Error::other)?;
+        no_echo(pts.as_raw_fd())?;
+        let command = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command_line}"))
+            .current_dir(dir.path());
+        // SAFETY: setrlimit(2) is async-signal-safe and touches no memory
+        // the parent shares.
+        let command = unsafe { command.pre_exec(move || set_limits(limits)) };
+        let child = start_in_own_group(|| command.spawn(pts).map_err(io::Error::other))?;
+        let pty = Arc::new(pty);
+        let (tx, output) = bounded(CHUNKS);
+        let reader = pty.clone();
+        thread::Builder::new()
+            .name("lab8-output".into())
+            .spawn(move || {
+                let mut buffer = vec![0u8; 4096];
+                // A read fails (EIO) once the program and everything it
+                // started have closed the terminal: its output has ended.
+                while let Ok(n @ 1..) = (&*reader).read(&mut buffer) {
+                    if tx.send(buffer[..n].to_vec()).is_err() {
+                        return;
+                    }
+                }
+            })?;
+        Ok(Sandboxed {
+            child,
+            pty,
+            output,
+            _dir: dir,
+        })
+    }
+
+    /// Writes `line` and a newline (LF alone: a CR or a space around a move
+    /// makes some programs refuse it).
+    pub fn write_line(&self, line: &str) -> io::Result<()> {
+        (&*self.pty).write_all(format!("{line}\n").as_bytes())
+    }
+
+    /// The program's output, a chunk at a time; the channel closes when the
+    /// output ends.
+    pub fn output(&self) -> &Receiver<Vec<u8>> {
+        &self.output
+    }
+
+    /// How the program ended, waiting up to `wait` for it to (its output
+    /// ends a moment before): `exited with status 3`, `killed by signal 6
+    /// (SIGABRT)`; `None` while it runs.
+    pub fn how_it_ended(&mut self, wait: std::time::Duration) -> Option<String> {
+        use std::os::unix::process::ExitStatusExt;
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(match (status.code(), status.signal()) {
+                    (Some(code), _) => format!("exited with status {code}"),
+                    (None, Some(signal)) => {
+                        format!("killed by signal {signal}{}", signal_name(signal))
+                    }
+                    _ => "ended".into(),
+                });
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Ends the program and everything it started.
+    pub fn end(&mut self) {
+        end_group(&mut self.child);
+    }
+}
+
+impl Drop for Sandboxed {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// `command_line` with each word that is a relative path to an existing
+/// file (plain characters only: no quotes, no shell syntax) made absolute.
+fn absolute_paths(command_line: &str) -> String {
+    let plain = |w: &str| {
+        w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "./_-+,=@%".contains(c))
+    };
+    command_line
+        .split(' ')
+        .map(|word| {
+            let path = std::path::Path::new(word);
+            match std::fs::canonicalize(path) {
+                Ok(full) if plain(word) && path.is_relative() && !word.is_empty() => {
+                    let full = full.to_string_lossy().into_owned();
+                    format!("'{}'", full.replace('\'', "'\\''"))
+                }
+                _ => word.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A signal's name, for the few a crash or a limit brings, as ` (SIGKILL)`.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGXCPU => " (SIGXCPU: CPU time limit)",
+        libc::SIGXFSZ => " (SIGXFSZ: file size limit)",
+        _ => "",
+    }
+}
+
+/// Turns the terminal's echo off: what we type is not the program's output.
+fn no_echo(fd: i32) -> io::Result<()> {
+    // SAFETY: termios is plain data, filled in by tcgetattr before use, and
+    // `fd` is an open terminal for the duration of both calls.
+    unsafe {
+        let mut termios: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(fd, &mut termios) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        termios.c_lflag &= !(libc::ECHO | libc::ECHONL);
+        if libc::tcsetattr(fd, libc::TCSANOW, &termios) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Applies `limits` to the calling process (the child, before exec).
+fn set_limits(limits: Limits) -> io::Result<()> {
+    let set = |resource, value: u64| {
+        let limit = libc::rlimit {
+            rlim_cur: value as libc::rlim_t,
+            rlim_max: value as libc::rlim_t,
+        };
+        // SAFETY: setrlimit only reads the struct it is given.
+        if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    };
+    set(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+    set(libc::RLIMIT_AS, limits.memory_bytes)?;
+    set(libc::RLIMIT_NPROC, limits.processes)?;
+    set(libc::RLIMIT_FSIZE, limits.file_bytes)?;
+    set(libc::RLIMIT_CORE, 0)
+}

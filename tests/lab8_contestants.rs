@@ -1,0 +1,170 @@
+//! Lab 8 programs as contestants (`lab8:<command line>`), through the real
+//! binary: a C program written like students' (it never flushes its
+//! output) built here with the system's C compiler, in each way it can
+//! misbehave, and the project's own `reversi lab8`. Each game ends with
+//! the right result and a clear reason.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The test program, compiled once.
+fn student() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("reversi-lab8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("student");
+        let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab8/student.c");
+        let status = Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(source)
+            .status()
+            .expect("a C compiler (cc) builds the test program");
+        assert!(status.success());
+        exe
+    })
+}
+
+/// `reversi match <a> <b> --games 2 --openings none` with a limit of
+/// 200 ms a move and 1 s of margin (no C move comes near them); returns
+/// (stdout, stderr).
+fn play(a: &str, b: &str, extra: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", a, b, "--games", "2", "--openings", "none"])
+        .args(["--time-ms", "200", "--margin-ms", "1000"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The student program in `mode` against greedy: its table row and the
+/// referee's stderr.
+fn student_against_greedy(mode: &str) -> (String, String) {
+    let spec = format!("lab8:{} {mode}", student().display());
+    let (table, err) = play(&spec, "greedy", &[]);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("lab8:"))
+        .expect("a row")
+        .to_string();
+    (row, err)
+}
+
+#[test]
+fn a_program_that_never_flushes_plays_whole_games() {
+    for mode in ["", "layout"] {
+        let (row, err) = student_against_greedy(mode);
+        assert!(row.ends_with("  -"), "{mode}: {row}\n{err}");
+        // Both games played to the end: one each, by the first legal
+        // move against greedy.
+        assert!(row.contains(" 1-0-1 "), "{mode}: {row}");
+    }
+}
+
+#[test]
+fn each_kind_of_misbehaviour_forfeits_with_its_reason() {
+    let cases = [
+        ("crash 3", "2 died", "killed by signal 6 (SIGABRT)"),
+        ("hang 3", "2 no reply", "forfeits: no reply"),
+        ("deaf 3", "2 no reply", "forfeits: no reply"),
+        ("illegal", "2 illegal", "illegal move e5"),
+        ("colour", "2 illegal", "it played W cd for B"),
+        (
+            "garbage",
+            "2 unreadable",
+            "unreadable move 'Computer places B at ??.'",
+        ),
+        ("flood 2", "2 flooded", "printed more than 8 MB"),
+        (
+            "invalid 2",
+            "2 rejected a move",
+            "called a legal move invalid; its last lines:",
+        ),
+    ];
+    for (mode, column, reason) in cases {
+        let (row, err) = student_against_greedy(mode);
+        assert!(row.ends_with(column), "{mode}: {row}\n{err}");
+        assert!(err.contains(reason), "{mode}: {err}");
+    }
+}
+
+#[test]
+fn a_wrong_verdict_is_noted_in_the_transcript_not_scored() {
+    let dir = std::env::temp_dir().join(format!("reversi-lab8-tr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let spec = format!("lab8:{} verdict", student().display());
+    let (table, err) = play(&spec, "greedy", &["--transcripts", dir.to_str().unwrap()]);
+    assert!(table.contains(" 1-0-1 "), "{table}");
+    assert_eq!(err.matches("disagreement").count(), 2, "{err}");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2);
+    let transcript = std::fs::read_to_string(&files[0]).unwrap();
+    // Every line sent and received, with its time, and the note.
+    assert!(transcript.starts_with("    0.000 > 8\n"), "{transcript}");
+    assert!(transcript.contains(" < Computer places B at cd."));
+    assert!(transcript.contains(" # disagreement: "));
+    assert!(transcript.contains(" # the program exited with status 0"));
+}
+
+#[test]
+fn our_own_lab8_program_plays_as_the_built_in_player_does() {
+    // The lab program driven through its transcript makes the moves the
+    // built-in player makes: the same games, the same discs.
+    let lab8 = format!(
+        "lab8:{} lab8 --player smartest",
+        env!("CARGO_BIN_EXE_reversi")
+    );
+    let (through_lab8, _) = play(&lab8, "smarter", &[]);
+    let (built_in, _) = play("smartest", "smarter", &[]);
+    let columns = |table: &str, prefix: &str| {
+        let row = table.lines().find(|l| l.starts_with(prefix)).unwrap();
+        let words: Vec<&str> = row.split_whitespace().collect();
+        words[words.len() - 10..words.len() - 4].join(" ")
+    };
+    assert_eq!(
+        columns(&through_lab8, "lab8:"),
+        columns(&built_in, "smartest"),
+        "{through_lab8}\n{built_in}"
+    );
+    assert!(
+        through_lab8
+            .lines()
+            .any(|l| l.starts_with("lab8:") && l.ends_with("  -"))
+    );
+    // Two programs against each other, each in its own terminal.
+    let greedy = format!(
+        "lab8:{} lab8 --player greedy",
+        env!("CARGO_BIN_EXE_reversi")
+    );
+    let (table, err) = play(&lab8, &greedy, &[]);
+    assert!(
+        table.lines().filter(|l| l.ends_with("  -")).count() == 2,
+        "{table}\n{err}"
+    );
+}
+
+#[test]
+fn lab8_programs_refuse_openings() {
+    let spec = format!("lab8:{}", student().display());
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", &spec, "greedy", "--openings", "random:4"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--openings none"));
+}
