@@ -211,7 +211,7 @@ fn a_match_resumes_over_a_torn_result_and_refuses_damage() {
             .0
             + 1
     };
-    let header = 6;
+    let header = 7;
     std::fs::write(&results, &good[..lines(&good, header + 3) + 7]).unwrap();
     std::fs::write(&lists, &good_lists[..lines(&good_lists, 4) + 5]).unwrap();
     assert!(reversi(&args, "").status.success());

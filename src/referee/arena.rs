@@ -662,18 +662,20 @@ pub fn pairings(players: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// A round robin: every pair plays the games among `config.games` that
-/// `plays` (pairing, game) chooses (a shard's, those not played yet);
-/// `on_game` sees each outcome and its result. Returns every result,
-/// pairing by pairing.
-pub fn round_robin(
+/// Every pairing `pairs[k]` (`(i, j)`, i < j: player i has Black in even
+/// games) plays the games among `config.games` that `plays` (k, game)
+/// chooses (a shard's, those not played yet); `on_game` sees each outcome
+/// and its result. Returns every result, pairing by pairing. A round
+/// robin's pairs are [`pairings`].
+pub fn play_pairs(
     players: &mut [Contestant],
+    pairs: &[(usize, usize)],
     config: &MatchConfig,
     plays: &dyn Fn(usize, usize) -> bool,
     mut on_game: impl FnMut(&Outcome, &GameResult),
 ) -> Vec<GameResult> {
     let mut results = Vec::new();
-    for (k, (i, j)) in pairings(players.len()).into_iter().enumerate() {
+    for (k, &(i, j)) in pairs.iter().enumerate() {
         let (left, right) = players.split_at_mut(j);
         let (a, b) = (&mut left[i], &mut right[0]);
         results.extend(play_pairing(a, b, config, k, plays, &mut on_game));
@@ -681,16 +683,15 @@ pub fn round_robin(
     results
 }
 
-/// The tables of `names`' games `results`: a match's table for two
-/// players; for more, each pairing's table and the leaderboard by Lab 8
-/// Part 3 points.
-pub fn tables(names: &[String], results: &[GameResult]) -> String {
-    let pairs = pairings(names.len());
+/// The tables of `names`' games `results` in the pairings `pairs`: a
+/// match's table for a single pairing; for more, each pairing's table and
+/// the leaderboard by Lab 8 Part 3 points.
+pub fn tables(names: &[String], pairs: &[(usize, usize)], results: &[GameResult]) -> String {
     let tallies: Vec<[Tally; 2]> = (0..pairs.len())
         .map(|k| tally_pairing(results.iter().filter(|r| r.pairing == k)))
         .collect();
-    if names.len() == 2 {
-        return match_table([&names[0], &names[1]], &tallies[0]);
+    if let [(i, j)] = pairs {
+        return match_table([&names[*i], &names[*j]], &tallies[0]);
     }
     let mut totals = vec![Tally::default(); names.len()];
     let mut text = String::new();

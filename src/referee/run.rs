@@ -6,9 +6,10 @@
 //! them together and prints the whole match's tables.
 //!
 //! The results file (version 2) is text: the line `# reversi match results
-//! v2`, then `match <heading>`, `games <per pairing>`, `shard K/N` and one
-//! `player <name>` line per player, then one [`GameResult::line`] per game
-//! as it ends. Every line after the first ends in a space and the CRC-32 of
+//! v2`, then `match <heading>`, `games <per pairing>`, `shard K/N`, one
+//! `player <name>` line per player and `pairs i:j ...` (the pairings, by
+//! the players' numbers from 0), then one [`GameResult::line`] per game as
+//! it ends. Every line after the first ends in a space and the CRC-32 of
 //! what precedes it, in 8 hex digits. A run that finds this match's header
 //! in its results file plays only the games the file lacks: a last line
 //! without its newline (a stopped run's) is dropped, and damage anywhere
@@ -94,7 +95,12 @@ fn checked_text(line: &str) -> Option<&str> {
 
 /// The header of the results file of `names`' match under `config`,
 /// shard `shard`.
-fn results_header(names: &[String], config: &MatchConfig, shard: Shard) -> String {
+fn results_header(
+    names: &[String],
+    pairs: &[(usize, usize)],
+    config: &MatchConfig,
+    shard: Shard,
+) -> String {
     let mut head = format!("{RESULTS_MAGIC}\n");
     head.push_str(&checked_line(&format!("match {}", heading(config))));
     head.push_str(&checked_line(&format!("games {}", config.games)));
@@ -105,6 +111,8 @@ fn results_header(names: &[String], config: &MatchConfig, shard: Shard) -> Strin
     for n in names {
         head.push_str(&checked_line(&format!("player {n}")));
     }
+    let pairs: Vec<String> = pairs.iter().map(|(i, j)| format!("{i}:{j}")).collect();
+    head.push_str(&checked_line(&format!("pairs {}", pairs.join(" "))));
     head
 }
 
@@ -115,6 +123,7 @@ struct ResultsFile {
     heading: String,
     games: usize,
     players: Vec<String>,
+    pairs: Vec<(usize, usize)>,
     results: Vec<GameResult>,
     /// Bytes of the whole lines; after them, at most a torn last line.
     whole: usize,
@@ -155,10 +164,11 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
         heading: String::new(),
         games: 0,
         players: Vec::new(),
+        pairs: Vec::new(),
         results: Vec::new(),
         whole,
     };
-    let (mut has_games, mut has_shard) = (false, false);
+    let (mut has_games, mut has_shard, mut has_pairs) = (false, false, false);
     for (i, line) in lines.enumerate() {
         let number = i + 2;
         let text = checked_text(line)
@@ -167,8 +177,7 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
         if let Some(result) = text.strip_prefix("result ") {
             let r = GameResult::parse(&format!("result {result}"))
                 .ok_or_else(|| bad(format!("line {number} is not a result")))?;
-            let pairs = arena::pairings(file.players.len()).len();
-            if r.pairing >= pairs || r.game >= file.games {
+            if r.pairing >= file.pairs.len() || r.game >= file.games {
                 return Err(bad(format!(
                     "line {number}: no game {} in pairing {} of this match",
                     r.game, r.pairing
@@ -191,18 +200,34 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
             has_shard = true;
         } else if let Some(name) = text.strip_prefix("player ") {
             file.players.push(name.to_string());
+        } else if let Some(pairs) = text.strip_prefix("pairs ") {
+            file.pairs = parse_pairs(pairs, file.players.len())
+                .ok_or_else(|| bad(format!("line {number}: bad pairs")))?;
+            has_pairs = true;
         } else {
             return Err(bad(format!("line {number} is not part of the header")));
         }
         file.header.push_str(line);
         file.header.push('\n');
     }
-    if file.heading.is_empty() || !has_games || !has_shard || file.players.len() < 2 {
+    if file.heading.is_empty() || !has_games || !has_shard || !has_pairs || file.players.len() < 2 {
         return Err(bad(
-            "its header lacks the match, games, shard or two players".into(),
+            "its header lacks the match, games, shard, pairs or two players".into(),
         ));
     }
     Ok(file)
+}
+
+/// A `pairs` line's pairs (`0:1 0:2`), each of two players among
+/// `players`, the first lower.
+fn parse_pairs(text: &str, players: usize) -> Option<Vec<(usize, usize)>> {
+    text.split_whitespace()
+        .map(|p| {
+            let (i, j) = p.split_once(':')?;
+            let (i, j) = (i.parse().ok()?, j.parse().ok()?);
+            (i < j && j < players).then_some((i, j))
+        })
+        .collect()
 }
 
 /// How a file of a match is opened: created anew, or resumed with its
@@ -456,6 +481,33 @@ pub fn run_match(
     files: MatchFiles,
     out: &mut dyn Write,
 ) -> Result<(), MatchError> {
+    let pairs = arena::pairings(names.len());
+    let (results, written) = run_pairs(names, &pairs, config, shard, files)?;
+    let part = if shard == Shard::ALL {
+        String::new()
+    } else {
+        format!(", shard {}/{}", shard.index, shard.count)
+    };
+    writeln!(
+        out,
+        "{}{part}\n{}",
+        heading(config),
+        arena::tables(names, &pairs, &results)
+    )?;
+    written
+}
+
+/// Plays the games of `shard` in the pairings `pairs` of the players
+/// `names` under `config`, writing every game to `files` as it ends (and
+/// resuming them, as [`run_match`] does). Returns every result, those of
+/// a resumed file's included, and whether the files were written.
+pub fn run_pairs(
+    names: &[String],
+    pairs: &[(usize, usize)],
+    config: &MatchConfig,
+    shard: Shard,
+    files: MatchFiles,
+) -> Result<(Vec<GameResult>, Result<(), MatchError>), MatchError> {
     let mut players = contestants(names, config)?;
     if let Some(dir) = files.transcripts {
         std::fs::create_dir_all(dir).map_err(|source| MatchError::File {
@@ -466,12 +518,13 @@ pub fn run_match(
             p.keep_transcripts(std::path::Path::new(dir));
         }
     }
-    let mut outputs = Outputs::open(files, &results_header(names, config, shard))?;
+    let header = results_header(names, pairs, config, shard);
+    let mut outputs = Outputs::open(files, &header)?;
     let mut results = std::mem::take(&mut outputs.done);
     let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
     let plays =
         |pairing: usize, game: usize| shard.has(game as u64) && !done.contains(&(pairing, game));
-    let todo = (0..arena::pairings(players.len()).len())
+    let todo = (0..pairs.len())
         .flat_map(|k| (0..config.games).map(move |g| (k, g)))
         .filter(|&(k, g)| plays(k, g))
         .count();
@@ -482,16 +535,17 @@ pub fn run_match(
         todo as u64,
         "{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}",
     );
-    let mut write_error = Ok(());
+    let mut written = Ok(());
     let mut on_game = |o: &arena::Outcome, r: &GameResult| {
         bar.inc(1);
         tell_forfeit(&bar, o);
-        if write_error.is_ok() {
-            write_error = outputs.write_game(o, r);
+        if written.is_ok() {
+            written = outputs.write_game(o, r);
         }
     };
-    results.extend(arena::round_robin(
+    results.extend(arena::play_pairs(
         &mut players,
+        pairs,
         config,
         &plays,
         &mut on_game,
@@ -500,18 +554,7 @@ pub fn run_match(
     for p in &mut players {
         p.finish();
     }
-    let part = if shard == Shard::ALL {
-        String::new()
-    } else {
-        format!(", shard {}/{}", shard.index, shard.count)
-    };
-    writeln!(
-        out,
-        "{}{part}\n{}",
-        heading(config),
-        arena::tables(names, &results)
-    )?;
-    write_error
+    Ok((results, written))
 }
 
 /// Puts the results files of a match's shards together (each game once,
@@ -530,7 +573,10 @@ pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchE
             log::warn!("{path}: its last line is partial (a stopped run's) and is left out");
         }
         if let Some((first, m)) = &merged
-            && (m.heading != file.heading || m.players != file.players || m.games != file.games)
+            && (m.heading != file.heading
+                || m.players != file.players
+                || m.pairs != file.pairs
+                || m.games != file.games)
         {
             return Err(MatchError::Mismatch(first.clone(), path.clone()));
         }
@@ -553,7 +599,7 @@ pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchE
     let Some((_, m)) = merged else {
         return Ok(());
     };
-    let pairs = arena::pairings(m.players.len()).len();
+    let pairs = m.pairs.len();
     let missing: Vec<String> = (0..pairs)
         .flat_map(|k| (0..m.games).map(move |g| (k, g)))
         .filter(|key| !games.contains_key(key))
@@ -590,7 +636,7 @@ pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchE
         out,
         "{}{complete}\n{}",
         m.heading,
-        arena::tables(&m.players, &results)
+        arena::tables(&m.players, &m.pairs, &results)
     )?;
     Ok(())
 }
