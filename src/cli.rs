@@ -302,10 +302,12 @@ pub struct MatchArgs {
     /// same command run again goes on where the file ends.
     #[arg(long)]
     pub results: Option<String>,
-    /// Write the transcript of every game of a `lab8:` program into this
-    /// folder: every line sent and received, with its time.
+    /// Write each game into this folder as its own GGF record
+    /// (`p0-g3.ggf`: pairing 0, game 3), with the transcript of each
+    /// `lab8:` program's game (`p0-g3-<name>.txt`: every line sent and
+    /// received, with its time).
     #[arg(long)]
-    pub transcripts: Option<String>,
+    pub games_dir: Option<String>,
     /// The midgame depth (1 to 60) given to `nboard:` engines with
     /// `set depth`, as the NBoard GUI's level; 60 leaves them to their
     /// clock.

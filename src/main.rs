@@ -273,7 +273,7 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
         records: args.records.as_deref(),
         move_lists: args.move_lists.as_deref(),
         results: args.results.as_deref(),
-        transcripts: args.transcripts.as_deref(),
+        games_dir: args.games_dir.as_deref(),
     };
     run_match(
         &args.players,

@@ -104,16 +104,23 @@ fn a_wrong_verdict_is_noted_in_the_transcript_not_scored() {
     let dir = std::env::temp_dir().join(format!("reversi-lab8-tr-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let spec = format!("lab8:{} verdict", student().display());
-    let (table, err) = play(&spec, "greedy", &["--transcripts", dir.to_str().unwrap()]);
+    let (table, err) = play(&spec, "greedy", &["--games-dir", dir.to_str().unwrap()]);
     assert!(table.contains(" 1-0-1 "), "{table}");
     assert_eq!(err.matches("disagreement").count(), 2, "{err}");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
-        .map(|e| e.unwrap().path())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     files.sort();
-    assert_eq!(files.len(), 2);
-    let transcript = std::fs::read_to_string(&files[0]).unwrap();
+    // Each game's record, and the program's transcript of it.
+    let name = "lab8_";
+    assert_eq!(files.len(), 4, "{files:?}");
+    assert!(files[0].starts_with(&format!("p0-g0-{name}")), "{files:?}");
+    assert_eq!(files[1], "p0-g0.ggf");
+    assert_eq!(files[3], "p0-g1.ggf");
+    let record = std::fs::read_to_string(dir.join("p0-g0.ggf")).unwrap();
+    assert!(record.starts_with("(;GM[Othello]"), "{record}");
+    let transcript = std::fs::read_to_string(dir.join(&files[0])).unwrap();
     // Every line sent and received, with its time, and the note.
     assert!(transcript.starts_with("    0.000 > 8\n"), "{transcript}");
     assert!(transcript.contains(" < Computer places B at cd."));

@@ -60,8 +60,9 @@ pub struct MatchFiles<'a> {
     pub move_lists: Option<&'a str>,
     /// Every game's result, for [`merge_results`] and for resuming.
     pub results: Option<&'a str>,
-    /// A folder for the transcripts of Lab 8 programs' games.
-    pub transcripts: Option<&'a str>,
+    /// A folder for each game's own files: its GGF record (`p0-g3.ggf`)
+    /// and the transcripts of Lab 8 programs (`p0-g3-<name>.txt`).
+    pub games_dir: Option<&'a str>,
 }
 
 /// The first line of a results file, with the format's version.
@@ -363,6 +364,8 @@ struct Outputs {
     records: Option<(String, File)>,
     move_lists: Option<(String, File)>,
     results: Option<(String, File)>,
+    /// The folder of each game's GGF record.
+    games_dir: Option<std::path::PathBuf>,
     /// The results the results file held already.
     done: Vec<GameResult>,
 }
@@ -397,6 +400,7 @@ impl Outputs {
             records: open(records)?,
             move_lists: open(move_lists)?,
             results: open(results_opening)?,
+            games_dir: files.games_dir.map(std::path::PathBuf::from),
             done,
         };
         if resumed.is_none()
@@ -416,6 +420,20 @@ impl Outputs {
         }
         if let Some(file) = &mut self.move_lists {
             write(file, &format!("{}\n", o.record.move_list()))?;
+        }
+        if let Some(dir) = &self.games_dir {
+            let label = arena::GameId {
+                pairing: r.pairing,
+                game: r.game,
+            }
+            .label();
+            let path = dir.join(format!("{label}.ggf"));
+            std::fs::write(&path, format!("{}\n", o.record.ggf())).map_err(|source| {
+                MatchError::File {
+                    path: path.display().to_string(),
+                    source,
+                }
+            })?;
         }
         if let Some(file) = &mut self.results {
             write(file, &checked_line(&r.line()))?;
@@ -509,7 +527,7 @@ pub fn run_pairs(
     files: MatchFiles,
 ) -> Result<(Vec<GameResult>, Result<(), MatchError>), MatchError> {
     let mut players = contestants(names, config)?;
-    if let Some(dir) = files.transcripts {
+    if let Some(dir) = files.games_dir {
         std::fs::create_dir_all(dir).map_err(|source| MatchError::File {
             path: dir.into(),
             source,
