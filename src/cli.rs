@@ -130,6 +130,12 @@ pub enum Command {
     /// -nboard), or `lab8:<command line>` for a Lab 8 program (the Part 1
     /// transcript, the referee playing the human's side).
     Match(MatchArgs),
+    /// The Lab 8 Part 3 leaderboard: every program plays the course's
+    /// players (`smarter`, `smartest`) with both colours, and those that
+    /// win enough of those games play every other one twice. Writes one
+    /// folder: each game's record and transcripts, the standings as text
+    /// and as a page (`index.html`) that needs no server.
+    Leaderboard(LeaderboardArgs),
     /// Puts the `--results` files of a match's shards together and prints
     /// the whole match's tables.
     MatchMerge(MatchMergeArgs),
@@ -317,6 +323,33 @@ pub struct MatchArgs {
     /// engines choose their own).
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: u64,
+}
+
+/// The options of `reversi leaderboard`.
+#[derive(clap::Args)]
+pub struct LeaderboardArgs {
+    /// The programs: `lab8:<command line>` for a Lab 8 program, or any
+    /// player a match takes; `NAME=<player>` names one (`alice=lab8:./alice/lab8`).
+    #[arg(required = true)]
+    pub programs: Vec<String>,
+    /// The folder it writes (a folder of a stopped run goes on).
+    #[arg(long)]
+    pub out: String,
+    /// Board side n.
+    #[arg(long, default_value_t = 8, value_parser = parse_board_size)]
+    pub size: usize,
+    /// Time per move, in milliseconds (the handout's 1 s).
+    #[arg(long, default_value_t = 1000, value_parser = millis_range(1))]
+    pub time_ms: u64,
+    /// Lateness allowed past it before a move is forfeited, in milliseconds.
+    #[arg(long, default_value_t = 50, value_parser = millis_range(0))]
+    pub margin_ms: u64,
+    /// The players a program must beat to reach the finals, comma-separated.
+    #[arg(long, default_value = "smarter,smartest", value_delimiter = ',')]
+    pub qualifiers: Vec<String>,
+    /// Wins against them (two games each) a finalist needs.
+    #[arg(long, default_value_t = 3)]
+    pub wins: usize,
 }
 
 /// The options of `reversi match-merge`.

@@ -7,7 +7,7 @@ mod cli;
 use clap::Parser;
 use cli::{
     BenchArgs, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs, HelpArgs, Lab8Args, LatencyArgs,
-    MatchArgs, MatchMergeArgs, NotationArg, PerftArgs, ProbcutArgs, SelfplayArgs,
+    LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, PerftArgs, ProbcutArgs, SelfplayArgs,
     SelfplayMergeArgs, SolveArgs, StateArgs, TrainArgs,
 };
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
@@ -17,6 +17,7 @@ use reversi::protocol::Startup;
 use reversi::referee::arena::{MatchConfig, Openings};
 use reversi::referee::contestant::TimeControl;
 use reversi::referee::latency::{self, LatencyConfig};
+use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
 use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::rules::printable;
 use reversi::shard::Shard;
@@ -101,6 +102,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             writeln!(out, "{games} games merged into {path}")?;
         }
         Command::Match(args) => run_match_command(args, out)?,
+        Command::Leaderboard(args) => run_leaderboard(args, out)?,
         Command::MatchMerge(MatchMergeArgs { results }) => merge_results(&results, out)?,
         Command::FileMove(args) => run_file_move(args, out)?,
         Command::State(StateArgs { size, from, moves }) => writeln!(
@@ -282,6 +284,20 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
         files,
         out,
     )?;
+    Ok(())
+}
+
+/// `reversi leaderboard`: the Lab 8 Part 3 tournament, into a folder.
+fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let cfg = LeaderboardConfig {
+        size: args.size,
+        time: Duration::from_millis(args.time_ms),
+        margin: Duration::from_millis(args.margin_ms),
+        qualifiers: args.qualifiers,
+        wins_needed: args.wins,
+    };
+    let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
+    leaderboard::run(&programs, &cfg, std::path::Path::new(&args.out), out)?;
     Ok(())
 }
 

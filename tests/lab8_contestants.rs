@@ -175,3 +175,82 @@ fn lab8_programs_refuse_openings() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--openings none"));
 }
+
+#[test]
+fn a_leaderboard_qualifies_plays_its_finals_and_writes_its_folder() {
+    let dir = std::env::temp_dir().join(format!("reversi-leaderboard-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let programs = [
+        format!("ours=lab8:{bin} lab8 --player smartest"),
+        "builtin=smartest".to_string(),
+        format!("crashy=lab8:{} crash 5", student().display()),
+        format!("first=lab8:{}", student().display()),
+    ];
+    let run = || {
+        Command::new(bin)
+            .arg("leaderboard")
+            .args(&programs)
+            .args(["--out", dir.to_str().unwrap()])
+            .args(["--time-ms", "200", "--margin-ms", "1000"])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let standings = std::fs::read_to_string(dir.join("standings.txt")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), standings);
+    let row = |name: &str| {
+        standings
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in {standings}"))
+            .to_string()
+    };
+    // smartest beats smarter with both colours and smartest with one.
+    assert!(row("ours ").ends_with("3  yes"), "{standings}");
+    assert!(row("builtin ").ends_with("3  yes"), "{standings}");
+    assert!(row("crashy ").contains("L -64 (died)"), "{standings}");
+    assert!(row("first ").ends_with("0  -"), "{standings}");
+    // The finals: one win each, with the colour that wins.
+    let finals: Vec<&str> = standings
+        .lines()
+        .skip_while(|l| !l.starts_with("Finals"))
+        .skip(2)
+        .take(2)
+        .collect();
+    assert_eq!(finals.len(), 2, "{standings}");
+    for line in finals {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[2..5], ["2.00", "2", "1-0-1"], "{standings}");
+    }
+    assert!(
+        standings.contains("Forfeits by reason: 4 died"),
+        "{standings}"
+    );
+    // One record a game, the transcripts of the Lab 8 programs beside them.
+    let count = |stage: &str, ext: &str| {
+        std::fs::read_dir(dir.join(stage).join("games"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(ext)
+            })
+            .count()
+    };
+    assert_eq!(count("qualify", ".ggf"), 16);
+    assert_eq!(count("final", ".ggf"), 2);
+    assert_eq!(count("qualify", ".txt"), 12);
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(page.contains("const GAMES = ["), "no games in the page");
+    assert!(page.contains("qualify-p0-g0") && page.contains("final-p0-g1"));
+    // The same command again finds every game played.
+    let again = run();
+    assert!(again.status.success());
+    assert_eq!(String::from_utf8_lossy(&again.stdout), standings);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("16 games played, 0 to play"));
+}

@@ -401,7 +401,7 @@ impl Tally {
         }
     }
 
-    fn merge(&mut self, other: &Tally) {
+    pub(crate) fn merge(&mut self, other: &Tally) {
         for c in 0..2 {
             for k in 0..3 {
                 self.wdl[c][k] += other.wdl[c][k];
@@ -782,6 +782,6 @@ mod tests {
             assert!(moves >= 20, "{moves} moves");
             assert!(used > Duration::ZERO);
         }
-        assert_eq!(outcome.record.time_control, "0.6s/game");
+        assert_eq!(outcome.record.time_control, "0.6");
     }
 }

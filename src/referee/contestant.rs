@@ -99,6 +99,24 @@ fn from_client(e: ClientError, last_words: impl FnOnce(Duration) -> String) -> F
     }
 }
 
+/// A player's name and the player: `NAME=<player>` names it NAME (letters,
+/// digits, `-`, `_` and `.`: `alice=lab8:./alice/lab8`); otherwise the
+/// player is named by itself.
+pub fn split_name(text: &str) -> (&str, &str) {
+    match text.split_once('=') {
+        Some((name, spec))
+            if !name.is_empty()
+                && !spec.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) =>
+        {
+            (name, spec)
+        }
+        _ => (text, text),
+    }
+}
+
 /// How long a Lab 8 program may take to print its verdict once the game
 /// is over.
 const VERDICT_WAIT: Duration = Duration::from_secs(1);
@@ -156,11 +174,13 @@ impl TimeControl {
         }
     }
 
-    /// The GGF `TI` field's text.
+    /// The GGF `TI` field's text, in seconds: a game clock as main time
+    /// alone, a time per move as no main time and that much for each move
+    /// (GGF's increment).
     pub(super) fn record(&self) -> String {
         match self {
-            TimeControl::PerMove(t) => format!("{}s/move", t.as_secs_f64()),
-            TimeControl::PerGame(t) => format!("{}s/game", t.as_secs_f64()),
+            TimeControl::PerMove(t) => format!("0/{}", t.as_secs_f64()),
+            TimeControl::PerGame(t) => format!("{}", t.as_secs_f64()),
         }
     }
 }
@@ -241,12 +261,13 @@ impl Contestant {
     /// speaking NBoard (played at midgame depth `nboard_depth`),
     /// `lab8:<command line>` for a Lab 8 program (run in the sandbox with
     /// its default limits), otherwise a built-in player name (given
-    /// `resources`).
+    /// `resources`). `NAME=<player>` names it ([`split_name`]).
     pub fn new(
-        spec: &str,
+        text: &str,
         nboard_depth: u32,
         resources: Resources,
     ) -> Result<Contestant, UnknownPlayer> {
+        let (name, spec) = split_name(text);
         let kind = if let Some(command) = spec.strip_prefix("cmd:") {
             Kind::External {
                 command: command.to_string(),
@@ -269,7 +290,7 @@ impl Contestant {
             Kind::Builtin(Engine::new(spec, resources)?)
         };
         Ok(Contestant {
-            name: spec.to_string(),
+            name: name.to_string(),
             kind,
             transcripts: None,
         })

@@ -9,6 +9,7 @@ pub mod client;
 pub mod contestant;
 pub mod lab8;
 pub mod latency;
+pub mod leaderboard;
 pub mod nboard;
 mod process;
 pub mod records;

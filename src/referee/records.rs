@@ -99,13 +99,13 @@ mod tests {
             start: *g.start(),
             moves: g.moves().collect(),
             end: *g.position(),
-            time_control: "0.1s/move".into(),
+            time_control: "0/0.1".into(),
             ending: Ending::Played,
         };
         assert_eq!(rec.move_list(), "f5d6c3");
         assert_eq!(
             rec.ggf(),
-            "(;GM[Othello]PC[reversi]PB[strong]PW[cmd:edax [x\\]]RE[+3]TI[0.1s/move]TY[8]\
+            "(;GM[Othello]PC[reversi]PB[strong]PW[cmd:edax [x\\]]RE[+3]TI[0/0.1]TY[8]\
              BO[8 ---------------------------O*------*O--------------------------- *]\
              B[f5]W[d6]B[c3];)"
         );
@@ -117,6 +117,10 @@ mod tests {
             },
             ..rec.clone()
         };
+        // Our own reader takes the record back, clock included.
+        let read = crate::rules::ggf::parse(&rec.ggf()).unwrap();
+        assert_eq!(read.game.moves().count(), 3);
+        assert_eq!(read.clock(Color::Black).unwrap().increment, 0.1);
         assert_eq!(late.black_score(), 64);
         assert!(late.ggf().contains("RE[+64:t]"), "{}", late.ggf());
         let crashed = GameRecord {
