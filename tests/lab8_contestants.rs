@@ -87,6 +87,11 @@ fn each_kind_of_misbehaviour_forfeits_with_its_reason() {
         ),
         ("flood 2", "2 flooded", "printed more than 8 MB"),
         (
+            "falsepass 3",
+            "2 illegal",
+            "a pass ('B player has no valid move.') with a legal move",
+        ),
+        (
             "invalid 2",
             "2 rejected a move",
             "called a legal move invalid; its last lines:",

@@ -146,6 +146,9 @@ fn from_lab8(e: Lab8Error) -> Forfeit {
         Lab8Error::Rejected(last) => Forfeit::Rejected(last),
         Lab8Error::WrongColour(m) => Forfeit::Illegal(m),
         Lab8Error::Garbled(line) => Forfeit::Unreadable(line),
+        Lab8Error::WrongPass(line) => {
+            Forfeit::Illegal(format!("a pass ('{line}') with a legal move"))
+        }
     }
 }
 
@@ -393,11 +396,20 @@ impl Contestant {
     pub fn tell(&mut self, color: Color, mv: Move) -> Result<(), Forfeit> {
         match &mut self.kind {
             Kind::Builtin(_) | Kind::Nboard { .. } => Ok(()),
-            // A program passes for either side by itself.
-            Kind::Lab8 { program, .. } => match (program, mv) {
-                (Some(p), Move::Place(sq)) => p.tell(sq).map_err(from_lab8),
-                _ => Ok(()),
+            // A program passes for either side by itself; its own passes
+            // are counted against those it announces.
+            Kind::Lab8 {
+                program: Some(p), ..
+            } => match mv {
+                Move::Place(sq) => p.tell(sq).map_err(from_lab8),
+                Move::Pass => {
+                    if color == p.colour() {
+                        p.own_pass();
+                    }
+                    Ok(())
+                }
             },
+            Kind::Lab8 { program: None, .. } => Ok(()),
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
                 let reply = c.send(&Command::Play(color, mv), SETUP_TIMEOUT);

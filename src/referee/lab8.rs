@@ -48,6 +48,8 @@ pub enum Lab8Error {
     WrongColour(String),
     /// A whole move line that names no square.
     Garbled(String),
+    /// It said its own side has no move, where it has one.
+    WrongPass(String),
     /// It could not be started.
     Spawn(String),
 }
@@ -78,6 +80,12 @@ pub struct Lab8Program {
     since: Instant,
     read: usize,
     ended: bool,
+    /// Passes of its own side the referee has told it of, and the lines in
+    /// which it announced one: one more announcement than passes is a
+    /// pass where it has a move. (Counted, not matched to our moves: its
+    /// output may come after the next line we send.)
+    passes: usize,
+    pass_lines: Vec<String>,
 }
 
 impl Lab8Program {
@@ -103,15 +111,20 @@ impl Lab8Program {
             since: now,
             read: 0,
             ended: false,
+            passes: 0,
+            pass_lines: Vec::new(),
         };
         lab8.send(&n.to_string())?;
         lab8.send(if colour == Color::Black { "B" } else { "W" })?;
         Ok(lab8)
     }
 
-    /// Writes a line to the program and the transcript.
+    /// Writes a line to the program and the transcript. What the program
+    /// printed before it is no answer to it: it is not looked at again
+    /// (a pass it announced for itself before our move is past).
     fn send(&mut self, line: &str) -> Result<(), Lab8Error> {
         self.flush_partial();
+        self.pending.clear();
         let _ = writeln!(self.transcript, "{} > {line}", self.stamp());
         self.since = Instant::now();
         self.program
@@ -122,6 +135,16 @@ impl Lab8Program {
     /// The opponent's move on `sq`, as the human's input.
     pub fn tell(&mut self, sq: Square) -> Result<(), Lab8Error> {
         self.send(&square_text(sq))
+    }
+
+    /// The colour it plays.
+    pub fn colour(&self) -> Color {
+        self.colour
+    }
+
+    /// A pass of its own side, which it announces itself.
+    pub fn own_pass(&mut self) {
+        self.passes += 1;
     }
 
     /// The program's next move, read until `deadline`, and the time it
@@ -152,6 +175,9 @@ impl Lab8Program {
             }
             if self.pending.to_ascii_lowercase().contains("invalid") {
                 return Err(Lab8Error::Rejected(self.last_words()));
+            }
+            if self.pass_lines.len() > self.passes {
+                return Err(Lab8Error::WrongPass(self.pass_lines[self.passes].clone()));
             }
             self.receive(deadline)?;
         }
@@ -250,6 +276,9 @@ impl Lab8Program {
 
     fn log_line(&mut self, line: &str) {
         let _ = writeln!(self.transcript, "{} < {}", self.stamp(), printable(line));
+        if announces_pass(line, self.colour) {
+            self.pass_lines.push(cut_line(line));
+        }
         if !line.trim().is_empty() {
             if self.last_lines.len() == LAST_LINES {
                 self.last_lines.pop_front();
@@ -334,6 +363,26 @@ fn find_move(text: &str) -> Found {
     Found::Nothing
 }
 
+/// Whether the program says in `line` that `colour` has no move (`B
+/// player has no valid move.`, `W Player has no move.`). A line that names
+/// no colour (`No available moves.`) is not taken for either.
+fn announces_pass(line: &str, colour: Color) -> bool {
+    let own = if colour == Color::Black { "b" } else { "w" };
+    let lower = line.to_ascii_lowercase();
+    let says_pass = [
+        "no valid move",
+        "no available move",
+        "no legal move",
+        "has no move",
+    ]
+    .iter()
+    .any(|p| lower.contains(p));
+    says_pass
+        && lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == own)
+}
+
 /// The verdict in a program's last output: a line saying who wins (`B
 /// player wins.`, `W wins`), or one saying draw or tie.
 fn read_verdict(text: &str) -> Verdict {
@@ -390,6 +439,23 @@ mod tests {
             Found::Garbled("Computer places W at ??.".into())
         );
         assert_eq!(find_move("Computer places W at ??"), Found::Nothing);
+    }
+
+    #[test]
+    fn a_pass_is_taken_for_the_side_it_names() {
+        let line = "W player has no valid move.";
+        assert!(announces_pass(line, Color::White));
+        assert!(!announces_pass(line, Color::Black));
+        assert!(announces_pass("B Player has no move.", Color::Black));
+        assert!(announces_pass(
+            "B player has no available move.",
+            Color::Black
+        ));
+        assert!(!announces_pass("No available moves.", Color::Black));
+        assert!(!announces_pass(
+            "Enter move for colour B (RowCol): ",
+            Color::Black
+        ));
     }
 
     #[test]

@@ -472,7 +472,11 @@ fn page_games(stage: &Stage, dir: &Path) -> Vec<PageGame> {
             }
             .label();
             let (i, j) = stage.pairs[r.pairing];
-            let (black, white) = if r.game.is_multiple_of(2) { (i, j) } else { (j, i) };
+            let (black, white) = if r.game.is_multiple_of(2) {
+                (i, j)
+            } else {
+                (j, i)
+            };
             let record = std::fs::read_to_string(games_dir.join(format!("{label}.ggf")))
                 .ok()
                 .and_then(|text| ggf::parse(text.trim()).ok());

@@ -16,7 +16,7 @@
 //! else stops the run with the files as they were.
 
 use super::arena::{self, GameResult, MatchConfig, Openings};
-use super::contestant::Contestant;
+use super::contestant::{Contestant, split_name};
 use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
 use crate::players::UnknownPlayer;
@@ -510,9 +510,14 @@ pub fn run_match(
         out,
         "{}{part}\n{}",
         heading(config),
-        arena::tables(names, &pairs, &results)
+        arena::tables(&shown_names(names), &pairs, &results)
     )?;
     written
+}
+
+/// The players' names as tables show them (`NAME=<player>` as NAME).
+fn shown_names(names: &[String]) -> Vec<String> {
+    names.iter().map(|n| split_name(n).0.to_string()).collect()
 }
 
 /// Plays the games of `shard` in the pairings `pairs` of the players
@@ -654,7 +659,7 @@ pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchE
         out,
         "{}{complete}\n{}",
         m.heading,
-        arena::tables(&m.players, &m.pairs, &results)
+        arena::tables(&shown_names(&m.players), &m.pairs, &results)
     )?;
     Ok(())
 }

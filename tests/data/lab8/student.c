@@ -14,7 +14,8 @@
  *   layout      print the board in another layout, with extra blank lines;
  *   flood N     at its N-th move, print without end;
  *   verdict     declare the wrong winner;
- *   invalid N   call the opponent's N-th move invalid and stop.
+ *   invalid N   call the opponent's N-th move invalid and stop;
+ *   falsepass N say it has no move at its N-th move, and wait for input.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,11 @@ int main(int argc, char **argv) {
             if (!strcmp(mode, "crash") && moves == at) abort();
             if (!strcmp(mode, "hang") && moves == at) for (;;) {}
             if (!strcmp(mode, "flood") && moves == at) for (;;) printf("thinking very hard\n");
+            if (!strcmp(mode, "falsepass") && moves == at) {
+                printf("%c player has no valid move.\n", computer);
+                turn = human;
+                continue;
+            }
             int r = 0, c = 0;
             for (int i = 0; i < n * n; i++)
                 if (legal(i / n, i % n, computer)) { r = i / n; c = i % n; break; }
