@@ -350,6 +350,11 @@ pub struct LeaderboardArgs {
     /// Wins against them (two games each) a finalist needs.
     #[arg(long, default_value_t = 3)]
     pub wins: usize,
+    /// Play only this part of each stage: K/N plays the pairings numbered
+    /// K-1 modulo N (K from 1), beside the other shards' results in the
+    /// same folder; the finals start once the qualification is complete.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
 }
 
 /// The options of `reversi match-merge`.

@@ -295,6 +295,7 @@ fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result
         margin: Duration::from_millis(args.margin_ms),
         qualifiers: args.qualifiers,
         wins_needed: args.wins,
+        shard: Shard::parse(&args.shard)?,
     };
     let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
     leaderboard::run(&programs, &cfg, std::path::Path::new(&args.out), out)?;

@@ -259,3 +259,66 @@ fn a_leaderboard_qualifies_plays_its_finals_and_writes_its_folder() {
     assert_eq!(String::from_utf8_lossy(&again.stdout), standings);
     assert!(String::from_utf8_lossy(&again.stderr).contains("16 games played, 0 to play"));
 }
+
+#[test]
+fn a_sharded_leaderboard_comes_to_the_same_standings() {
+    let base = std::env::temp_dir().join(format!("reversi-lb-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let programs = [
+        format!("ours=lab8:{bin} lab8 --player smartest"),
+        "builtin=smartest".to_string(),
+        "greedy=greedy".to_string(),
+        format!("first=lab8:{}", student().display()),
+    ];
+    let run = |dir: &Path, shard: &str| {
+        let out = Command::new(bin)
+            .arg("leaderboard")
+            .args(&programs)
+            .args(["--out", dir.to_str().unwrap(), "--shard", shard])
+            .args(["--time-ms", "200", "--margin-ms", "1000"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The standings but for times (the finals' order between equal
+    // points, the timing columns, the largest move time).
+    let results = |standings: &str| {
+        let mut lines: Vec<String> = standings
+            .lines()
+            .filter(|l| !l.starts_with("Largest move time"))
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                if words.first().is_some_and(|w| w.parse::<usize>().is_ok()) {
+                    words[1..6].join(" ")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        lines.sort();
+        lines
+    };
+    let whole = run(&base.join("whole"), "1/1");
+    let shared = base.join("shared");
+    // The qualification's shards, then (it complete) the finals' shards.
+    let first = run(&shared, "1/2");
+    assert!(
+        first.starts_with("qualify: 8 of 16 games played"),
+        "{first}"
+    );
+    // Two finalists, one pairing: shard 1's.
+    let second = run(&shared, "2/2");
+    assert!(second.starts_with("final: 0 of 2 games played"), "{second}");
+    assert_eq!(results(&run(&shared, "1/2")), results(&whole));
+    // Run whole, the folder plays nothing more: every game is in the
+    // shards' results files.
+    assert_eq!(results(&run(&shared, "1/1")), results(&whole));
+    let own = std::fs::read_to_string(shared.join("qualify/results")).unwrap();
+    assert!(!own.contains("\nresult "), "{own}");
+}

@@ -14,10 +14,11 @@
 
 use super::arena::{self, GameId, GameResult, MatchConfig, Openings, Tally};
 use super::contestant::{TimeControl, split_name};
-use super::run::{MatchError, MatchFiles, run_pairs};
+use super::run::{MatchError, MatchFiles, read_results, run_pairs};
 use crate::rules::{Color, Game, ggf};
 use crate::shard::Shard;
 use serde::Serialize;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
@@ -35,6 +36,9 @@ pub struct LeaderboardConfig {
     pub qualifiers: Vec<String>,
     /// Wins of the qualification games a finalist needs.
     pub wins_needed: usize,
+    /// The part of each stage's pairings this run plays (`K/N`: those
+    /// numbered K-1 modulo N).
+    pub shard: Shard,
 }
 
 /// Why a leaderboard could not be run.
@@ -72,7 +76,8 @@ impl Entry {
     }
 }
 
-/// One stage's games: who played, in which pairings, and the results.
+/// One stage's games: who played, in which pairings, and the results
+/// (this run's and those of other shards' files in the folder).
 struct Stage {
     folder: &'static str,
     entries: Vec<Entry>,
@@ -80,9 +85,29 @@ struct Stage {
     results: Vec<GameResult>,
 }
 
+impl Stage {
+    /// Whether every game of the stage has a result.
+    fn complete(&self) -> bool {
+        self.results.len() == 2 * self.pairs.len()
+    }
+
+    /// What is played of it, as a sentence.
+    fn progress(&self) -> String {
+        format!(
+            "{}: {} of {} games played",
+            self.folder,
+            self.results.len(),
+            2 * self.pairs.len()
+        )
+    }
+}
+
 /// Runs the leaderboard of `programs` under `cfg` into the folder `dir`,
 /// and writes the standings to `out` too. A folder that holds part of the
-/// same leaderboard (a stopped run) goes on where it stopped.
+/// same leaderboard (a stopped run, or other shards' results) goes on
+/// where it stopped. A shard plays its part of the qualification, and of
+/// the finals once the qualification is complete in the folder; the
+/// standings are written once everything is.
 pub fn run(
     programs: &[Entry],
     cfg: &LeaderboardConfig,
@@ -100,13 +125,20 @@ pub fn run(
         .flat_map(|i| (0..cfg.qualifiers.len()).map(move |q| (i, n + q)))
         .collect();
     let qualification = play_stage("qualify", entries, pairs, cfg, dir)?;
+    if !qualification.complete() {
+        return waiting(out, &qualification);
+    }
     let finalists: Vec<usize> = (0..n)
         .filter(|&i| wins(&qualification, i) >= cfg.wins_needed)
         .collect();
     let finals = if finalists.len() >= 2 {
         let entries = finalists.iter().map(|&i| programs[i].clone()).collect();
         let pairs = arena::pairings(finalists.len());
-        Some(play_stage("final", entries, pairs, cfg, dir)?)
+        let stage = play_stage("final", entries, pairs, cfg, dir)?;
+        if !stage.complete() {
+            return waiting(out, &stage);
+        }
+        Some(stage)
     } else {
         None
     };
@@ -118,6 +150,16 @@ pub fn run(
     )?;
     write!(out, "{standings}").map_err(file_error(Path::new("stdout")))?;
     Ok(())
+}
+
+/// Says what a shard left for the others, and stops.
+fn waiting(out: &mut dyn std::io::Write, stage: &Stage) -> Result<(), LeaderboardError> {
+    writeln!(
+        out,
+        "{}: the rest is other shards' (run again once their results are in the folder)",
+        stage.progress()
+    )
+    .map_err(file_error(Path::new("stdout")))
 }
 
 fn file_error(path: &Path) -> impl Fn(std::io::Error) -> LeaderboardError + '_ {
@@ -147,7 +189,9 @@ fn match_config(cfg: &LeaderboardConfig) -> MatchConfig {
     }
 }
 
-/// Plays (or resumes) one stage in `dir/<folder>`.
+/// Plays (or resumes) this run's part of one stage in `dir/<folder>`:
+/// its shard's pairings, but for the games of other shards' results files
+/// in the folder (`results-K-of-N`; an unsharded run's is `results`).
 fn play_stage(
     folder: &'static str,
     entries: Vec<Entry>,
@@ -157,7 +201,27 @@ fn play_stage(
 ) -> Result<Stage, LeaderboardError> {
     let stage_dir = dir.join(folder);
     std::fs::create_dir_all(&stage_dir).map_err(file_error(&stage_dir))?;
-    let results_path = stage_dir.join("results").display().to_string();
+    let own = if cfg.shard == Shard::ALL {
+        "results".to_string()
+    } else {
+        format!("results-{}-of-{}", cfg.shard.index, cfg.shard.count)
+    };
+    let texts: Vec<String> = entries.iter().map(|e| e.text.clone()).collect();
+    let mut others: Vec<GameResult> = Vec::new();
+    for path in results_files(&stage_dir, &own) {
+        let file = read_results(&path)?;
+        if file.players == texts && file.pairs == pairs {
+            others.extend(file.results);
+        } else {
+            log::warn!("{path}: results of another leaderboard, left out");
+        }
+    }
+    let elsewhere: HashSet<(usize, usize)> = others.iter().map(|r| (r.pairing, r.game)).collect();
+    let shard = cfg.shard;
+    let select = |pairing: usize, game: usize| {
+        shard.has(pairing as u64) && !elsewhere.contains(&(pairing, game))
+    };
+    let results_path = stage_dir.join(&own).display().to_string();
     let games_path = stage_dir.join("games").display().to_string();
     let files = MatchFiles {
         records: None,
@@ -165,15 +229,39 @@ fn play_stage(
         results: Some(&results_path),
         games_dir: Some(&games_path),
     };
-    let texts: Vec<String> = entries.iter().map(|e| e.text.clone()).collect();
-    let (results, written) = run_pairs(&texts, &pairs, &match_config(cfg), Shard::ALL, files)?;
+    let (mut results, written) =
+        run_pairs(&texts, &pairs, &match_config(cfg), shard, &select, files)?;
     written?;
+    let mine: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
+    results.extend(
+        others
+            .into_iter()
+            .filter(|r| !mine.contains(&(r.pairing, r.game))),
+    );
+    let mut seen = HashSet::new();
+    results.retain(|r| seen.insert((r.pairing, r.game)));
     Ok(Stage {
         folder,
         entries,
         pairs,
         results,
     })
+}
+
+/// The results files of a stage's folder but `own`.
+fn results_files(stage_dir: &Path, own: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(stage_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("results") && name != own
+        })
+        .map(|e| e.path().display().to_string())
+        .collect();
+    files.sort();
+    files
 }
 
 /// The tallies of each pairing of `stage` (the pair's first player first).

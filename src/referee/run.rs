@@ -117,6 +117,30 @@ fn results_header(
     head
 }
 
+/// The results of a results file (a shard's, say) and what they are of.
+pub struct Results {
+    /// The match's heading: its settings.
+    pub heading: String,
+    pub players: Vec<String>,
+    pub pairs: Vec<(usize, usize)>,
+    pub results: Vec<GameResult>,
+}
+
+/// Reads the results file at `path`; a torn last line is left out.
+pub fn read_results(path: &str) -> Result<Results, MatchError> {
+    let bytes = std::fs::read(path).map_err(|source| MatchError::File {
+        path: path.into(),
+        source,
+    })?;
+    let file = parse_results(path, &bytes)?;
+    Ok(Results {
+        heading: file.heading,
+        players: file.players,
+        pairs: file.pairs,
+        results: file.results,
+    })
+}
+
 /// One results file as read.
 struct ResultsFile {
     /// The header lines, as written.
@@ -500,7 +524,8 @@ pub fn run_match(
     out: &mut dyn Write,
 ) -> Result<(), MatchError> {
     let pairs = arena::pairings(names.len());
-    let (results, written) = run_pairs(names, &pairs, config, shard, files)?;
+    let select = |_, game: usize| shard.has(game as u64);
+    let (results, written) = run_pairs(names, &pairs, config, shard, &select, files)?;
     let part = if shard == Shard::ALL {
         String::new()
     } else {
@@ -520,8 +545,9 @@ fn shown_names(names: &[String]) -> Vec<String> {
     names.iter().map(|n| split_name(n).0.to_string()).collect()
 }
 
-/// Plays the games of `shard` in the pairings `pairs` of the players
-/// `names` under `config`, writing every game to `files` as it ends (and
+/// Plays the games (pairing, game) that `select` chooses in the pairings
+/// `pairs` of the players `names` under `config`, as shard `shard` (so
+/// its results file says), writing every game to `files` as it ends (and
 /// resuming them, as [`run_match`] does). Returns every result, those of
 /// a resumed file's included, and whether the files were written.
 pub fn run_pairs(
@@ -529,6 +555,7 @@ pub fn run_pairs(
     pairs: &[(usize, usize)],
     config: &MatchConfig,
     shard: Shard,
+    select: &dyn Fn(usize, usize) -> bool,
     files: MatchFiles,
 ) -> Result<(Vec<GameResult>, Result<(), MatchError>), MatchError> {
     let mut players = contestants(names, config)?;
@@ -546,7 +573,7 @@ pub fn run_pairs(
     let mut results = std::mem::take(&mut outputs.done);
     let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
     let plays =
-        |pairing: usize, game: usize| shard.has(game as u64) && !done.contains(&(pairing, game));
+        |pairing: usize, game: usize| select(pairing, game) && !done.contains(&(pairing, game));
     let todo = (0..pairs.len())
         .flat_map(|k| (0..config.games).map(move |g| (k, g)))
         .filter(|&(k, g)| plays(k, g))
