@@ -91,7 +91,13 @@ impl Sandboxed {
                 let mut buffer = vec![0u8; 4096];
                 // A read fails (EIO) once the program and everything it
                 // started have closed the terminal: its output has ended.
-                while let Ok(n @ 1..) = (&*reader).read(&mut buffer) {
+                loop {
+                    let n = match (&*reader).read(&mut buffer) {
+                        Ok(0) => return,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(_) => return,
+                    };
                     if tx.send(buffer[..n].to_vec()).is_err() {
                         return;
                     }
@@ -119,19 +125,14 @@ impl Sandboxed {
 
     /// How the program ended, waiting up to `wait` for it to (its output
     /// ends a moment before): `exited with status 3`, `killed by signal 6
-    /// (SIGABRT)`; `None` while it runs.
+    /// (SIGABRT)`; `None` while it runs. The program is not reaped here:
+    /// its group stays on the referee's list, and its id in use, until
+    /// [`Sandboxed::end`] ends and reaps it.
     pub fn how_it_ended(&mut self, wait: std::time::Duration) -> Option<String> {
-        use std::os::unix::process::ExitStatusExt;
         let deadline = std::time::Instant::now() + wait;
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(match (status.code(), status.signal()) {
-                    (Some(code), _) => format!("exited with status {code}"),
-                    (None, Some(signal)) => {
-                        format!("killed by signal {signal}{}", signal_name(signal))
-                    }
-                    _ => "ended".into(),
-                });
+            if let Some(how) = ended_unreaped(self.child.id()) {
+                return Some(how);
             }
             if std::time::Instant::now() >= deadline {
                 return None;
@@ -173,6 +174,31 @@ fn absolute_paths(command_line: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// How the child `pid` ended, if it has, leaving it to be reaped
+/// (waitid with WNOWAIT).
+fn ended_unreaped(pid: u32) -> Option<String> {
+    let pid = libc::id_t::from(pid);
+    // SAFETY: siginfo_t is plain data that waitid fills in; WNOHANG makes
+    // the call return at once, WNOWAIT leaves the child as it is.
+    let info = unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        if libc::waitid(libc::P_PID, pid, &mut info, flags) != 0 || info.si_pid() == 0 {
+            return None;
+        }
+        info
+    };
+    // SAFETY: the fields of a child's state change, filled in above.
+    let status = unsafe { info.si_status() };
+    Some(match info.si_code {
+        libc::CLD_EXITED => format!("exited with status {status}"),
+        libc::CLD_KILLED | libc::CLD_DUMPED => {
+            format!("killed by signal {status}{}", signal_name(status))
+        }
+        _ => "ended".into(),
+    })
 }
 
 /// A signal's name, for the few a crash or a limit brings, as ` (SIGKILL)`.
