@@ -323,6 +323,17 @@ pub struct MatchArgs {
     /// engines choose their own).
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: u64,
+    /// Games played at once, 1 to 256, each with its own engine processes
+    /// and players (leave a core to each game's players: a game's
+    /// results do not depend on it, but its timing does).
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
+    pub concurrency: u64,
+    /// Stop as soon as an SPRT decides: `elo0=0,elo1=5,alpha=0.05,beta=0.05`
+    /// (logistic Elo of the first player over the second; alpha and beta
+    /// default to 0.05), on pairs of games; `--games` is then the most
+    /// that are played.
+    #[arg(long)]
+    pub sprt: Option<String>,
 }
 
 /// The options of `reversi leaderboard`.
@@ -355,6 +366,11 @@ pub struct LeaderboardArgs {
     /// same folder; the finals start once the qualification is complete.
     #[arg(long, default_value = "1/1")]
     pub shard: String,
+    /// Games played at once, 1 to 256, each with its own engine processes
+    /// and players (leave a core to each game's players: a game's
+    /// results do not depend on it, but its timing does).
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
+    pub concurrency: u64,
 }
 
 /// The options of `reversi match-merge`.

@@ -19,6 +19,7 @@ use reversi::referee::contestant::TimeControl;
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
 use reversi::referee::run::{MatchFiles, merge_results, run_match};
+use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
 use reversi::shard::Shard;
 use reversi::tools::{bench, file_move, perft, probcut, selfplay, solve, state, train};
@@ -270,6 +271,8 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
         seed: args.seed,
         nboard_depth: args.nboard_depth,
         threads: args.threads as usize,
+        concurrency: args.concurrency as usize,
+        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
     };
     let files = MatchFiles {
         records: args.records.as_deref(),
@@ -296,6 +299,7 @@ fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result
         qualifiers: args.qualifiers,
         wins_needed: args.wins,
         shard: Shard::parse(&args.shard)?,
+        concurrency: args.concurrency as usize,
     };
     let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
     leaderboard::run(&programs, &cfg, std::path::Path::new(&args.out), out)?;

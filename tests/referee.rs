@@ -315,13 +315,14 @@ fn nboard_engines_that_lie_crash_or_hang_lose() {
     assert!(row(&table, "nboard:").ends_with("2 illegal"), "{table}");
     assert_eq!(records.lines().count(), 2);
     // What it was told: the protocol, the depth and a ping that waits for
-    // it to be ready, then for each move the whole game with a clock, a
-    // ping and `go`.
+    // it to be ready, then for each move the whole game with a clock (a
+    // time per move: no main time, 100 ms of increment), a ping and `go`.
     let log = std::fs::read_to_string(liar.with_extension("log")).unwrap();
     let lines: Vec<&str> = log.lines().collect();
     assert_eq!(&lines[..3], ["nboard 2", "set depth 60", "ping 1"], "{log}");
     assert!(
-        lines[3].starts_with("set game (;GM[Othello]") && lines[3].contains("RE[?]TI[0:"),
+        lines[3].starts_with("set game (;GM[Othello]")
+            && lines[3].contains("RE[?]TI[0:00.000/0:00.100]"),
         "{log}"
     );
     assert_eq!(&lines[4..6], ["ping 2", "go"], "{log}");
@@ -332,6 +333,59 @@ fn nboard_engines_that_lie_crash_or_hang_lose() {
     let hanger = fake_nboard_engine("nb-hang", "sleep 30");
     let (table, _, _) = referee_with_records(&nboard(&hanger), 1);
     assert!(row(&table, "nboard:").ends_with("1 no reply"), "{table}");
+}
+
+#[test]
+fn our_nboard_engine_keeps_a_time_per_move() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    for (ms, plies) in [("100", "60"), ("1000", "12")] {
+        let log = std::env::temp_dir().join(format!(
+            "reversi-nboard-time-{}-{ms}.log",
+            std::process::id()
+        ));
+        let engine = format!("nboard:sh -c 'tee {} | {bin} nboard'", log.display());
+        let out = Command::new(bin)
+            .args([
+                "match",
+                "greedy",
+                &engine,
+                "--games",
+                "2",
+                "--openings",
+                "none",
+            ])
+            .args([
+                "--time-ms",
+                ms,
+                "--max-plies",
+                plies,
+                "--margin-ms",
+                MARGIN_MS,
+            ])
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && row(&table, "nboard:").ends_with("  -"),
+            "{table}"
+        );
+        // Each move's GGF gives no main time and the limit as increment,
+        // and charges each earlier move of the engine a whole increment:
+        // it has the limit for this move, and nothing saved.
+        let told = std::fs::read_to_string(&log).unwrap();
+        let limit = format!("{:.3}", ms.parse::<f64>().unwrap() / 1000.0);
+        let clock = format!("TI[0:00.000/0:0{limit}]");
+        let games: Vec<&str> = told.lines().filter(|l| l.starts_with("set game")).collect();
+        assert!(games.iter().all(|g| g.contains(&clock)), "{told}");
+        // Greedy has Black in the first game: the engine's moves are White's.
+        assert!(
+            games
+                .iter()
+                .any(|g| g.matches("]W[").count() >= 2 && g.contains(&format!("//{limit}]"))),
+            "{told}"
+        );
+        let _ = std::fs::remove_file(&log);
+    }
 }
 
 /// The deterministic columns of a table's rows (name to discs), the times
@@ -505,4 +559,106 @@ fn an_interrupted_referee_ends_its_engines() {
             "SIG{signal}: engine group {group} still runs"
         );
     }
+}
+
+/// `reversi match <args>`: (stdout, stderr); it must succeed.
+fn match_run(args: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    (String::from_utf8(out.stdout).unwrap(), err)
+}
+
+#[test]
+fn an_sprt_stops_once_it_has_decided() {
+    // Greedy against random (about +80 Elo here): H1 of +50 is accepted
+    // long before the 2,000 games.
+    let (table, err) = match_run(&[
+        "greedy",
+        "random",
+        "--games",
+        "2000",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--concurrency",
+        "2",
+    ]);
+    let sprt = table.lines().last().unwrap();
+    assert!(sprt.contains("H1 accepted (elo 50 or more)"), "{table}");
+    assert!(err.contains("H1 accepted"), "{err}");
+    let games: usize = row(&table, "greedy")
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(games < 400 && games.is_multiple_of(2), "{table}");
+    assert!(
+        table.contains(&format!("{} pairs: LL ", games / 2)),
+        "{table}"
+    );
+    // Identical players: H0 of no difference is accepted.
+    let (table, _) = match_run(&[
+        "greedy",
+        "greedy",
+        "--games",
+        "2000",
+        "--sprt",
+        "elo0=0,elo1=20",
+    ]);
+    assert!(table.contains("H0 accepted (elo 0 or less)"), "{table}");
+    // A round robin has no single pair of players to test.
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "match",
+            "greedy",
+            "random",
+            "first",
+            "--sprt",
+            "elo0=0,elo1=5",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt needs a match of two players"));
+}
+
+#[test]
+fn games_in_parallel_come_out_as_one_at_a_time() {
+    // Fixed-depth and seeded players, a round robin on random openings:
+    // each game's result depends on its number alone.
+    let dir = std::env::temp_dir().join(format!("reversi-concurrency-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let outcomes = |concurrency: &str| {
+        let results = dir.join(format!("r{concurrency}.txt"));
+        let _ = std::fs::remove_file(&results);
+        match_run(&[
+            "norvig:2",
+            "random:7",
+            "greedy",
+            "--games",
+            "8",
+            "--concurrency",
+            concurrency,
+            "--results",
+            results.to_str().unwrap(),
+        ]);
+        let text = std::fs::read_to_string(&results).unwrap();
+        let mut lines: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("result "))
+            .map(|l| l.split(' ').take(6).collect::<Vec<_>>().join(" "))
+            .collect();
+        lines.sort();
+        lines
+    };
+    let one = outcomes("1");
+    assert_eq!(one.len(), 24);
+    assert_eq!(outcomes("2"), one);
+    assert_eq!(outcomes("3"), one);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -214,7 +214,14 @@ impl Engine {
     /// Tells the player a new game starts, and returns once it is ready
     /// (its table cleared, its evaluation loaded).
     pub fn new_game(&mut self) {
-        self.settle(Setting::NewGame);
+        self.settle(Setting::NewGame(None));
+    }
+
+    /// [`Engine::new_game`] for the game a referee numbers `number`: a
+    /// player that draws random moves draws this game's own, so that the
+    /// game does not depend on the games played before it.
+    pub fn new_numbered_game(&mut self, number: u64) {
+        self.settle(Setting::NewGame(Some(number)));
     }
 
     /// Resizes the player's hash table.
@@ -490,7 +497,7 @@ mod tests {
                 nodes: 7,
             }
         }
-        fn new_game(&mut self) {
+        fn new_game(&mut self, _: Option<u64>) {
             std::thread::sleep(SET_UP);
             *self.set_up.lock().unwrap() = Some(Instant::now());
         }

@@ -27,7 +27,8 @@ pub(super) enum Job {
 
 /// What [`Job::Settle`] changes.
 pub(super) enum Setting {
-    NewGame,
+    /// A new game, numbered by a referee ([`crate::players::Player::new_game`]).
+    NewGame(Option<u64>),
     Hash(usize),
     Threads(usize),
 }
@@ -109,7 +110,7 @@ impl Worker {
                         }
                         Job::Settle(ticket, setting) => {
                             match setting {
-                                Setting::NewGame => player.new_game(),
+                                Setting::NewGame(number) => player.new_game(number),
                                 Setting::Hash(mb) => player.set_hash_mb(mb),
                                 Setting::Threads(n) => player.set_threads(n),
                             }

@@ -72,8 +72,10 @@ pub trait Player: Send {
     fn evaluate(&self, _pos: &Position) -> Option<Evaluation> {
         None
     }
-    /// Forgets what it learnt of the previous game (hash tables).
-    fn new_game(&mut self) {}
+    /// Forgets what it learnt of the previous game (hash tables). A
+    /// referee numbers its games (`number`): a player that draws random
+    /// moves then draws those of that game's own stream.
+    fn new_game(&mut self, _number: Option<u64>) {}
     /// Resizes its hash table, for players that have one.
     fn set_hash_mb(&mut self, _megabytes: usize) {}
     /// Searches on `threads` threads from now on, for players that can.

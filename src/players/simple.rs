@@ -52,4 +52,11 @@ impl Player for Random {
         }
         Move::Place(moves[self.rng.random_range(0..moves.len())])
     }
+
+    fn new_game(&mut self, number: Option<u64>) {
+        if let Some(number) = number {
+            self.rng = ChaCha8Rng::seed_from_u64(self.seed);
+            self.rng.set_stream(number);
+        }
+    }
 }

@@ -280,7 +280,7 @@ impl Player for Strong {
     /// not written here: that took long enough to make a first move late
     /// when a GUI sends `clear_board` and `genmove` together; the searches
     /// map them, each within its clock ([`Strong::map_table`]).
-    fn new_game(&mut self) {
+    fn new_game(&mut self, _: Option<u64>) {
         self.tt.clear();
         PatternEval::builtin();
     }

@@ -5,10 +5,13 @@
 
 use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, TimeControl};
 use super::records::{Ending, GameRecord};
+use super::sprt::{Pentanomial, Sprt};
 use crate::rules::{Color, Game, Move, parse_move, printable, split_move_list};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// How games start.
@@ -105,6 +108,11 @@ pub struct MatchConfig {
     pub nboard_depth: u32,
     /// Search threads of each built-in player.
     pub threads: usize,
+    /// Games played at once, each worker with its own contestants (no
+    /// part of the match's identity: a run may go on with another).
+    pub concurrency: usize,
+    /// The test that stops a two-player match once it has decided.
+    pub sprt: Option<Sprt>,
 }
 
 impl MatchConfig {
@@ -213,6 +221,11 @@ impl GameId {
     pub fn label(&self) -> String {
         format!("p{}-g{}", self.pairing, self.game)
     }
+
+    /// One number for the game in the whole match.
+    pub fn number(&self) -> u64 {
+        ((self.pairing as u64) << 32) | self.game as u64
+    }
 }
 
 /// Plays one game; `players[0]` has Black.
@@ -242,6 +255,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
             opening: &opening,
             colour,
             label: id.label(),
+            number: id.number(),
         };
         if let Err(f) = side.start_game(&start) {
             forfeit = Some((colour, f));
@@ -453,7 +467,7 @@ impl GameResult {
     }
 
     /// +1 if Black won, -1 if White won, 0 for a draw.
-    fn winner(&self) -> i32 {
+    pub(super) fn winner(&self) -> i32 {
         match &self.forfeit {
             Some((Color::Black, _)) => -1,
             Some((Color::White, _)) => 1,
@@ -563,33 +577,6 @@ pub fn tally_pairing<'a>(results: impl IntoIterator<Item = &'a GameResult>) -> [
     tallies
 }
 
-/// Plays the games among the `config.games` games between `a` and `b` (a
-/// has Black in even games), pairing number `pairing`, that `plays`
-/// (pairing, game) chooses; `on_game` sees each outcome and its result.
-/// Returns the results.
-pub fn play_pairing(
-    a: &mut Contestant,
-    b: &mut Contestant,
-    config: &MatchConfig,
-    pairing: usize,
-    plays: &dyn Fn(usize, usize) -> bool,
-    mut on_game: impl FnMut(&Outcome, &GameResult),
-) -> Vec<GameResult> {
-    let mut results = Vec::new();
-    for g in (0..config.games).filter(|&g| plays(pairing, g)) {
-        let id = GameId { pairing, game: g };
-        let outcome = if g % 2 == 0 {
-            play_game([&mut *a, &mut *b], config, id)
-        } else {
-            play_game([&mut *b, &mut *a], config, id)
-        };
-        let result = GameResult::from_outcome(pairing, g, &outcome);
-        on_game(&outcome, &result);
-        results.push(result);
-    }
-    results
-}
-
 fn elo(score: f64) -> String {
     if score <= 0.0 {
         "-inf".into()
@@ -662,25 +649,111 @@ pub fn pairings(players: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Every pairing `pairs[k]` (`(i, j)`, i < j: player i has Black in even
-/// games) plays the games among `config.games` that `plays` (k, game)
-/// chooses (a shard's, those not played yet); `on_game` sees each outcome
-/// and its result. Returns every result, pairing by pairing. A round
-/// robin's pairs are [`pairings`].
-pub fn play_pairs(
+/// Plays the game `id` of the pairing `(i, j)` among `players` (player i
+/// has Black in even games).
+fn play_job(
     players: &mut [Contestant],
+    (i, j): (usize, usize),
+    config: &MatchConfig,
+    id: GameId,
+) -> Outcome {
+    let (left, right) = players.split_at_mut(j);
+    let (a, b) = (&mut left[i], &mut right[0]);
+    if id.game.is_multiple_of(2) {
+        play_game([a, b], config, id)
+    } else {
+        play_game([b, a], config, id)
+    }
+}
+
+/// Plays the games `jobs` ((pairing, game) pairs, in that order) of the
+/// pairings `pairs` (`(i, j)`, i < j: player i has Black in even games)
+/// on `concurrency` workers at once, each with its own contestants from
+/// `players`, and returns their results as they end. `on_game` sees each
+/// outcome and its result as it ends, and stops the match by breaking:
+/// no game starts after that, and those under way are played out but
+/// neither seen nor returned. A game's course depends on its number and the seed alone, never
+/// on which worker plays it or what it played before.
+pub fn play_jobs<E: Send>(
+    players: &(dyn Fn() -> Result<Vec<Contestant>, E> + Sync),
     pairs: &[(usize, usize)],
     config: &MatchConfig,
-    plays: &dyn Fn(usize, usize) -> bool,
-    mut on_game: impl FnMut(&Outcome, &GameResult),
-) -> Vec<GameResult> {
+    jobs: &[(usize, usize)],
+    concurrency: usize,
+    mut on_game: impl FnMut(&Outcome, &GameResult) -> ControlFlow<()>,
+) -> Result<Vec<GameResult>, E> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // Plays jobs on `contestants` until none is left, a stop, or `sink`
+    // says to end.
+    let work = |contestants: &mut [Contestant],
+                sink: &mut dyn FnMut(Outcome, GameResult) -> bool| {
+        while !stop.load(Ordering::SeqCst) {
+            let Some(&(pairing, game)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                break;
+            };
+            let id = GameId { pairing, game };
+            let outcome = play_job(contestants, pairs[pairing], config, id);
+            let result = GameResult::from_outcome(pairing, game, &outcome);
+            if !sink(outcome, result) {
+                break;
+            }
+        }
+        for c in contestants.iter_mut() {
+            c.finish();
+        }
+    };
     let mut results = Vec::new();
-    for (k, &(i, j)) in pairs.iter().enumerate() {
-        let (left, right) = players.split_at_mut(j);
-        let (a, b) = (&mut left[i], &mut right[0]);
-        results.extend(play_pairing(a, b, config, k, plays, &mut on_game));
+    let mut see = |o: &Outcome, r: GameResult| {
+        // A game that ends after the stop is not seen: the match ends
+        // where it was stopped, as its results say.
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let flow = on_game(o, &r);
+        results.push(r);
+        if flow.is_break() {
+            stop.store(true, Ordering::SeqCst);
+        }
+    };
+    if concurrency <= 1 {
+        let mut contestants = players()?;
+        work(&mut contestants, &mut |o, r| {
+            see(&o, r);
+            true
+        });
+        return Ok(results);
     }
-    results
+    let (tx, rx) = crossbeam_channel::unbounded::<Result<(Outcome, GameResult), E>>();
+    let mut failed = None;
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.min(jobs.len()) {
+            let tx = tx.clone();
+            let work = &work;
+            scope.spawn(move || match players() {
+                Ok(mut contestants) => {
+                    work(&mut contestants, &mut |o, r| tx.send(Ok((o, r))).is_ok());
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                }
+            });
+        }
+        drop(tx);
+        for message in rx {
+            match message {
+                Ok((o, r)) => see(&o, r),
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    failed.get_or_insert(e);
+                }
+            }
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(results),
+    }
 }
 
 /// The tables of `names`' games `results` in the pairings `pairs`: a
@@ -690,13 +763,23 @@ pub fn tables(names: &[String], pairs: &[(usize, usize)], results: &[GameResult]
     let tallies: Vec<[Tally; 2]> = (0..pairs.len())
         .map(|k| tally_pairing(results.iter().filter(|r| r.pairing == k)))
         .collect();
-    if let [(i, j)] = pairs {
-        return match_table([&names[*i], &names[*j]], &tallies[0]);
+    // A pairing's table, and its pairs of games when it has any.
+    let table = |k: usize| {
+        let (i, j) = pairs[k];
+        let mut text = match_table([&names[i], &names[j]], &tallies[k]);
+        let played = Pentanomial::of(results.iter().filter(|r| r.pairing == k));
+        if played.pairs() > 0 {
+            let _ = writeln!(text, "{}, for {}", played, names[i]);
+        }
+        text
+    };
+    if pairs.len() == 1 {
+        return table(0);
     }
     let mut totals = vec![Tally::default(); names.len()];
     let mut text = String::new();
-    for (&(i, j), t) in pairs.iter().zip(&tallies) {
-        text.push_str(&match_table([&names[i], &names[j]], t));
+    for (k, (&(i, j), t)) in pairs.iter().zip(&tallies).enumerate() {
+        text.push_str(&table(k));
         text.push('\n');
         totals[i].merge(&t[0]);
         totals[j].merge(&t[1]);
@@ -765,6 +848,8 @@ mod tests {
             seed: 1,
             nboard_depth: 60,
             threads: 1,
+            concurrency: 1,
+            sprt: None,
         };
         let mut a = Contestant::new("strong", 60, Resources::default()).unwrap();
         let mut b = Contestant::new("strong", 60, Resources::default()).unwrap();

@@ -10,7 +10,7 @@ use super::sandbox::Limits;
 use crate::engine::{Clock, Engine, Resources, UnsupportedSize};
 use crate::players::UnknownPlayer;
 use crate::protocol::Command;
-use crate::rules::{Color, Game, Move, parse_move, printable};
+use crate::rules::{Color, Game, Move, ggf, parse_move, printable};
 use crate::search::StopToken;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -218,6 +218,10 @@ enum Kind {
         command: String,
         depth: u32,
         client: Option<NboardClient>,
+        /// The game's time control, and what each of its own moves so far
+        /// was charged (by the number of plies before it).
+        time: TimeControl,
+        charged: Vec<(usize, Duration)>,
     },
     /// A Lab 8 program: a process a game, its transcript written to
     /// `transcripts` (when given) at the end of each.
@@ -240,6 +244,9 @@ pub struct GameStart<'a> {
     pub colour: Color,
     /// The game's name in file names (`p0-g3`).
     pub label: String,
+    /// The game's number in the whole match, which a built-in player that
+    /// draws random moves draws its own from.
+    pub number: u64,
 }
 
 /// How a game ended, as each contestant is told.
@@ -281,6 +288,8 @@ impl Contestant {
                 command: command.to_string(),
                 depth: nboard_depth,
                 client: None,
+                time: TimeControl::PerMove(Duration::ZERO),
+                charged: Vec::new(),
             }
         } else if let Some(command) = spec.strip_prefix("lab8:") {
             Kind::Lab8 {
@@ -330,7 +339,7 @@ impl Contestant {
         let (n, time, opening) = (start.n, start.time, start.opening);
         match &mut self.kind {
             Kind::Builtin(engine) => {
-                engine.new_game();
+                engine.new_numbered_game(start.number);
                 Ok(())
             }
             Kind::External { command, client } => {
@@ -364,8 +373,12 @@ impl Contestant {
                 command,
                 depth,
                 client,
+                time: game_time,
+                charged,
             } => {
                 // The game goes to the engine with each move.
+                *game_time = time;
+                charged.clear();
                 if client.is_none() {
                     *client = Some(
                         NboardClient::spawn(command, *depth, SETUP_TIMEOUT).map_err(unstarted)?,
@@ -464,24 +477,20 @@ impl Contestant {
                     .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;
                 (mv, took)
             }
-            Kind::Nboard { client, .. } => {
+            Kind::Nboard {
+                client,
+                time: game_time,
+                charged,
+                ..
+            } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
-                // GGF clocks count whole seconds: the clock left, or the
-                // time per move times the moves the engine has still to
-                // play, so that it spends about that much on each.
-                let clock = match time {
-                    MoveTime::Clock(left) => left.as_secs(),
-                    MoveTime::Fixed(limit) => {
-                        (limit.as_secs_f64() * f64::from(pos.empties().div_ceil(2))) as u64
-                    }
-                }
-                .max(1);
-                let moves: Vec<(Color, Move)> = game.moves().collect();
+                let (clock, plies) = nboard_clock(*game_time, game, color, charged);
                 let wait = limit * 2 + margin + Duration::from_secs(2);
-                let (reply, took) = c.genmove(game.start(), &moves, clock, SETUP_TIMEOUT, wait);
+                let (reply, took) = c.genmove(game.start(), &plies, &clock, SETUP_TIMEOUT, wait);
                 let text = reply.map_err(|e| from_client(e, |w| c.last_stderr(w)))?;
                 let mv = parse_move(text.trim(), pos.size())
                     .map_err(|_| Forfeit::Unreadable(text.trim().chars().take(40).collect()))?;
+                charged.push((plies.len(), nboard_charge(*game_time, took)));
                 (mv, took)
             }
             Kind::Lab8 { program, .. } => {
@@ -560,6 +569,62 @@ impl Contestant {
             }
             Kind::Builtin(_) => {}
         }
+    }
+}
+
+/// The GGF clock (`TI`'s text) and the timed plies that tell an NBoard
+/// engine the time for `color`'s move in `game`, given what its earlier
+/// moves were `charged`. An engine reads its time as the main time, plus
+/// the increment of each of its plies and of the move to make, less the
+/// times written beside its plies (NBoard's own reckoning):
+/// - a time per move is no main time and that time as the increment, each
+///   move charged a whole increment, so no time carries over;
+/// - a game clock is the main time, each move charged what it took.
+///
+/// The engine's plies of the opening (or its passes), not played on its
+/// clock, are charged their increment.
+fn nboard_clock(
+    time: TimeControl,
+    game: &Game,
+    color: Color,
+    charged: &[(usize, Duration)],
+) -> (String, Vec<(Color, Move, Option<f64>)>) {
+    let (main, increment) = match time {
+        TimeControl::PerMove(limit) => (Duration::ZERO, limit),
+        TimeControl::PerGame(main) => (main, Duration::ZERO),
+    };
+    let clock = if increment.is_zero() {
+        ggf::clock_text(main.as_secs_f64())
+    } else {
+        format!(
+            "{}/{}",
+            ggf::clock_text(main.as_secs_f64()),
+            ggf::clock_text(increment.as_secs_f64())
+        )
+    };
+    let plies = game
+        .moves()
+        .enumerate()
+        .map(|(i, (c, mv))| {
+            let seconds = if c != color {
+                None
+            } else if let Some((_, t)) = charged.iter().find(|(at, _)| *at == i) {
+                Some(t.as_secs_f64())
+            } else {
+                (!increment.is_zero()).then_some(increment.as_secs_f64())
+            };
+            (c, mv, seconds)
+        })
+        .collect();
+    (clock, plies)
+}
+
+/// What an NBoard engine's move that `took` is charged on its clock: a
+/// time per move charges its whole increment ([`nboard_clock`]).
+fn nboard_charge(time: TimeControl, took: Duration) -> Duration {
+    match time {
+        TimeControl::PerMove(limit) => limit,
+        TimeControl::PerGame(_) => took,
     }
 }
 

@@ -39,6 +39,8 @@ pub struct LeaderboardConfig {
     /// The part of each stage's pairings this run plays (`K/N`: those
     /// numbered K-1 modulo N).
     pub shard: Shard,
+    /// Games played at once.
+    pub concurrency: usize,
 }
 
 /// Why a leaderboard could not be run.
@@ -186,6 +188,8 @@ fn match_config(cfg: &LeaderboardConfig) -> MatchConfig {
         seed: 1,
         nboard_depth: 60,
         threads: 1,
+        concurrency: cfg.concurrency,
+        sprt: None,
     }
 }
 

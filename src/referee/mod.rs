@@ -15,3 +15,4 @@ mod process;
 pub mod records;
 pub mod run;
 pub mod sandbox;
+pub mod sprt;

@@ -3,7 +3,8 @@
 //! adapter. The protocol is asynchronous and stateful on the engine's
 //! side; the client keeps it simple and stateless: before every move it
 //! sends the whole game (`set game` with a GGF record whose clock, `TI`,
-//! is the time the engine may still use), synchronises with `ping`/`pong`,
+//! and the times beside the engine's own moves leave it the time it may
+//! use, [`super::contestant`] says how), synchronises with `ping`/`pong`,
 //! then asks `go` and waits for the `=== <move>` line, ignoring everything
 //! else the engine says (`status`, `nodestats`, `set myname`, ...).
 
@@ -86,22 +87,22 @@ impl NboardClient {
         }
     }
 
-    /// The engine's move after `moves` from `start`, with `clock` seconds
-    /// (whole: GGF's clocks count whole seconds) left on its clock: the
-    /// game is sent and synchronised within `setup`, then the move is
-    /// waited for up to `wait`. Returns the move's text (`F5`, `PA`) and
-    /// the time from `go` to the move.
+    /// The engine's move after `plies` (each with the seconds to write
+    /// beside it, if any) from `start`, under the GGF clock `time`
+    /// (`TI`'s text): the game is sent and synchronised within `setup`,
+    /// then the move is waited for up to `wait`. Returns the move's text
+    /// (`F5`, `PA`) and the time from `go` to the move.
     pub fn genmove(
         &mut self,
         start: &Position,
-        moves: &[(Color, Move)],
-        clock: u64,
+        plies: &[(Color, Move, Option<f64>)],
+        time: &str,
         setup: Duration,
         wait: Duration,
     ) -> (Result<String, ClientError>, Duration) {
         let since = Instant::now();
         let result = self
-            .synchronise(start, moves, clock, setup)
+            .synchronise(start, plies, time, setup)
             .map(|()| Instant::now())
             .and_then(|asked| {
                 self.process.write_line("go")?;
@@ -126,12 +127,11 @@ impl NboardClient {
     fn synchronise(
         &mut self,
         start: &Position,
-        moves: &[(Color, Move)],
-        clock: u64,
+        plies: &[(Color, Move, Option<f64>)],
+        time: &str,
         setup: Duration,
     ) -> Result<(), ClientError> {
-        let time = format!("{}:{:02}", clock / 60, clock % 60);
-        let game = ggf::write("", "", "?", &time, start, moves);
+        let game = ggf::write_timed("", "", "?", time, start, plies);
         self.process.write_line(&format!("set game {game}"))?;
         self.ping(Instant::now() + setup)
     }

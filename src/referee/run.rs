@@ -17,6 +17,7 @@
 
 use super::arena::{self, GameResult, MatchConfig, Openings};
 use super::contestant::{Contestant, split_name};
+use super::sprt::{Decision, Pentanomial};
 use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
 use crate::players::UnknownPlayer;
@@ -27,6 +28,7 @@ use indicatif::ProgressBar;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 
 /// Why a match could not be played or reported.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +49,8 @@ pub enum MatchError {
     Conflict { pairing: usize, game: usize },
     #[error("Lab 8 programs play from the start position: use --openings none")]
     Lab8Openings,
+    #[error("--sprt needs a match of two players, unsharded (it decides as the games end)")]
+    SprtMatch,
     #[error("i/o error: {0}")]
     Io(#[from] io::Error),
 }
@@ -524,6 +528,9 @@ pub fn run_match(
     out: &mut dyn Write,
 ) -> Result<(), MatchError> {
     let pairs = arena::pairings(names.len());
+    if config.sprt.is_some() && (pairs.len() != 1 || shard != Shard::ALL) {
+        return Err(MatchError::SprtMatch);
+    }
     let select = |_, game: usize| shard.has(game as u64);
     let (results, written) = run_pairs(names, &pairs, config, shard, &select, files)?;
     let part = if shard == Shard::ALL {
@@ -537,6 +544,9 @@ pub fn run_match(
         heading(config),
         arena::tables(&shown_names(names), &pairs, &results)
     )?;
+    if let Some(test) = config.sprt {
+        writeln!(out, "{}", test.report(&Pentanomial::of(&results)))?;
+    }
     written
 }
 
@@ -558,52 +568,82 @@ pub fn run_pairs(
     select: &dyn Fn(usize, usize) -> bool,
     files: MatchFiles,
 ) -> Result<(Vec<GameResult>, Result<(), MatchError>), MatchError> {
-    let mut players = contestants(names, config)?;
     if let Some(dir) = files.games_dir {
         std::fs::create_dir_all(dir).map_err(|source| MatchError::File {
             path: dir.into(),
             source,
         })?;
-        for p in &mut players {
-            p.keep_transcripts(std::path::Path::new(dir));
+    }
+    // Each worker's contestants; the first set is made here, so that a bad
+    // name is refused before any file is touched.
+    let players = || -> Result<Vec<Contestant>, MatchError> {
+        let mut players = contestants(names, config)?;
+        if let Some(dir) = files.games_dir {
+            for p in &mut players {
+                p.keep_transcripts(std::path::Path::new(dir));
+            }
         }
+        Ok(players)
+    };
+    for mut p in players()? {
+        p.finish();
     }
     let header = results_header(names, pairs, config, shard);
     let mut outputs = Outputs::open(files, &header)?;
     let mut results = std::mem::take(&mut outputs.done);
     let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
-    let plays =
-        |pairing: usize, game: usize| select(pairing, game) && !done.contains(&(pairing, game));
-    let todo = (0..pairs.len())
+    // An SPRT already decided by a resumed file plays nothing more.
+    let sprt = config.sprt.filter(|_| pairs.len() == 1);
+    let decided = sprt.is_some_and(|t| t.decide(&Pentanomial::of(&results)) != Decision::Open);
+    let jobs: Vec<(usize, usize)> = (0..pairs.len())
         .flat_map(|k| (0..config.games).map(move |g| (k, g)))
-        .filter(|&(k, g)| plays(k, g))
-        .count();
+        .filter(|&(k, g)| !decided && select(k, g) && !done.contains(&(k, g)))
+        .collect();
     if !done.is_empty() {
-        log::warn!("resuming: {} games played, {todo} to play", done.len());
+        log::warn!(
+            "resuming: {} games played, {} to play",
+            done.len(),
+            jobs.len()
+        );
     }
     let bar = progress(
-        todo as u64,
+        jobs.len() as u64,
         "{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}",
     );
     let mut written = Ok(());
-    let mut on_game = |o: &arena::Outcome, r: &GameResult| {
+    let mut seen = results.clone();
+    let on_game = |o: &arena::Outcome, r: &GameResult| {
         bar.inc(1);
         tell_forfeit(&bar, o);
         if written.is_ok() {
             written = outputs.write_game(o, r);
         }
+        let Some(test) = sprt else {
+            return ControlFlow::Continue(());
+        };
+        seen.push(r.clone());
+        let played = Pentanomial::of(&seen);
+        bar.set_message(format!(
+            "LLR {:.2} after {} pairs",
+            test.llr(&played),
+            played.pairs()
+        ));
+        if test.decide(&played) == Decision::Open {
+            ControlFlow::Continue(())
+        } else {
+            bar.suspend(|| eprintln!("{}", test.report(&played)));
+            ControlFlow::Break(())
+        }
     };
-    results.extend(arena::play_pairs(
-        &mut players,
+    results.extend(arena::play_jobs(
+        &players,
         pairs,
         config,
-        &plays,
-        &mut on_game,
-    ));
+        &jobs,
+        config.concurrency,
+        on_game,
+    )?);
     bar.finish_and_clear();
-    for p in &mut players {
-        p.finish();
-    }
     Ok((results, written))
 }
 

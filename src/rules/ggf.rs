@@ -329,6 +329,20 @@ pub fn write(
     start: &Position,
     moves: &[(Color, Move)],
 ) -> String {
+    let plies: Vec<(Color, Move, Option<f64>)> = moves.iter().map(|&(c, m)| (c, m, None)).collect();
+    write_timed(black, white, result, time, start, &plies)
+}
+
+/// [`write`] with the seconds each ply took, where given
+/// (`B[F5//0.100]`).
+pub fn write_timed(
+    black: &str,
+    white: &str,
+    result: &str,
+    time: &str,
+    start: &Position,
+    plies: &[(Color, Move, Option<f64>)],
+) -> String {
     let n = start.size();
     let mut board = String::with_capacity(n * n);
     for r in 0..n {
@@ -355,7 +369,7 @@ pub fn write(
         escape(white),
         escape(result)
     );
-    for (color, mv) in moves {
+    for (color, mv, seconds) in plies {
         let tag = match color {
             Color::Black => 'B',
             Color::White => 'W',
@@ -364,10 +378,26 @@ pub fn write(
             Move::Place(sq) => sq.standard(),
             Move::Pass => "PA".to_string(),
         };
-        text.push_str(&format!("{tag}[{mv}]"));
+        match seconds {
+            Some(t) => text.push_str(&format!("{tag}[{mv}//{t:.3}]")),
+            None => text.push_str(&format!("{tag}[{mv}]")),
+        }
     }
     text.push_str(";)");
     text
+}
+
+/// Seconds as a GGF clock writes them, to the millisecond: `0:00.100`,
+/// `5:00.000`, `1:02:03.500`.
+pub fn clock_text(seconds: f64) -> String {
+    let millis = (seconds.max(0.0) * 1000.0).round() as u64;
+    let (h, m, s) = (millis / 3_600_000, millis / 60_000 % 60, millis % 60_000);
+    let s = format!("{}.{:03}", s / 1000, s % 1000);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:0>6}")
+    } else {
+        format!("{m}:{s:0>6}")
+    }
 }
 
 /// GGF property values may not hold an unescaped `]`.
@@ -428,6 +458,23 @@ mod tests {
         assert_eq!(g.time_left(Color::White), Some(60.0 + 4.0 * 2.0 - 12.5));
         assert_eq!(g.time_left(Color::Black), Some(68.0));
         assert_eq!(seconds("1.02:00:30").unwrap(), 26.0 * 3600.0 + 30.0);
+    }
+
+    #[test]
+    fn timed_plies_and_fractional_clocks_read_back() {
+        let start = Position::start(8).unwrap();
+        let f5 = Move::Place(Square::new(4, 5));
+        let d6 = Move::Place(Square::new(5, 3));
+        let plies = [(Color::Black, f5, Some(0.25)), (Color::White, d6, None)];
+        let time = format!("{}/{}", clock_text(0.0), clock_text(0.1));
+        assert_eq!(time, "0:00.000/0:00.100");
+        let g = parse(&write_timed("a", "b", "?", &time, &start, &plies)).unwrap();
+        assert_eq!(g.plies.len(), 2);
+        // Left: the increment of each own move less its time.
+        assert!((g.time_left(Color::Black).unwrap() - (0.1 - 0.25)).abs() < 1e-9);
+        assert_eq!(g.time_left(Color::White), Some(0.1));
+        assert_eq!(clock_text(3723.5), "1:02:03.500");
+        assert_eq!(seconds(&clock_text(299.9996)).unwrap(), 300.0);
     }
 
     #[test]

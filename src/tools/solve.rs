@@ -108,7 +108,7 @@ fn solve_with(
     if problem.position.size() != 8 {
         return Err(SolveError::NotEight);
     }
-    engine.new_game();
+    engine.new_game(None);
     let start = Instant::now();
     let it = engine.search_position(&problem.position, &Limits::unlimited());
     let time = start.elapsed();
