@@ -280,10 +280,18 @@ pub struct MatchArgs {
     /// milliseconds for all its moves, and loses when it runs out.
     #[arg(long, value_parser = millis_range(1))]
     pub game_time_ms: Option<u64>,
+    /// A Fischer clock instead: BASE+INC in seconds (`60+0.5`): each side
+    /// starts with BASE, and each of its moves adds INC as it starts.
+    #[arg(long, value_parser = parse_fischer, conflicts_with = "game_time_ms")]
+    pub tc: Option<(Duration, Duration)>,
     /// Lateness allowed before a move is forfeited, in milliseconds.
     #[arg(long, default_value_t = 50, value_parser = millis_range(0))]
     pub margin_ms: u64,
-    /// none, random:<plies> or file:<path> (move lists, one a line).
+    /// none, random:<plies>, or a suite used in turn: file:<path> (move
+    /// lists, one a line: f5d6c3 or f5 d6 c3), ggf:<plies>:<path> (GGF
+    /// games, one a line, cut after that many plies) or obf:<path> (OBF
+    /// positions); # starts a comment. data/openings-8x8.txt is a
+    /// balanced 8x8 suite from WTHOR.
     #[arg(long, default_value = "random:4")]
     pub openings: String,
     /// Stop each game this many plies after the opening and score it by
@@ -570,6 +578,30 @@ fn threads_range() -> clap::builder::RangedU64ValueParser {
 /// may be ([`MAX_TIME`]).
 fn millis_range(least: u64) -> clap::builder::RangedU64ValueParser {
     clap::value_parser!(u64).range(least..=MAX_TIME.as_millis() as u64)
+}
+
+/// A Fischer clock, `BASE+INC` in seconds: each part 0 to the longest
+/// search time, BASE above 0.
+fn parse_fischer(s: &str) -> Result<(Duration, Duration), String> {
+    let bad = || {
+        format!(
+            "'{}' is not BASE+INC in seconds (60+0.5; each at most {} s, BASE above 0)",
+            printable(s),
+            MAX_TIME.as_secs()
+        )
+    };
+    let (base, inc) = s.split_once('+').ok_or_else(bad)?;
+    let seconds = |t: &str| -> Result<Duration, String> {
+        match t.trim().parse::<f64>() {
+            Ok(x) if (0.0..=MAX_TIME.as_secs_f64()).contains(&x) => Ok(Duration::from_secs_f64(x)),
+            _ => Err(bad()),
+        }
+    };
+    let (base, inc) = (seconds(base)?, seconds(inc)?);
+    if base.is_zero() {
+        return Err(bad());
+    }
+    Ok((base, inc))
 }
 
 /// A share: 0 to 1.

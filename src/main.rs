@@ -14,10 +14,11 @@ use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
 use reversi::players;
 use reversi::protocol::Startup;
-use reversi::referee::arena::{MatchConfig, Openings};
+use reversi::referee::arena::MatchConfig;
 use reversi::referee::contestant::TimeControl;
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
+use reversi::referee::openings::Openings;
 use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
@@ -261,9 +262,13 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
     let config = MatchConfig {
         size: args.size,
         games: args.games as usize,
-        time: match args.game_time_ms {
-            Some(ms) => TimeControl::PerGame(Duration::from_millis(ms)),
-            None => TimeControl::PerMove(Duration::from_millis(args.time_ms)),
+        time: match (args.tc, args.game_time_ms) {
+            (Some((main, increment)), _) => TimeControl::PerGame { main, increment },
+            (None, Some(ms)) => TimeControl::PerGame {
+                main: Duration::from_millis(ms),
+                increment: Duration::ZERO,
+            },
+            (None, None) => TimeControl::PerMove(Duration::from_millis(args.time_ms)),
         },
         margin: Duration::from_millis(args.margin_ms),
         openings: Openings::parse(&args.openings, args.size)?,

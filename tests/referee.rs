@@ -662,3 +662,103 @@ fn games_in_parallel_come_out_as_one_at_a_time() {
     assert_eq!(outcomes("3"), one);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn opening_suites_start_every_kind_of_contestant_alike() {
+    // Two OBF positions (FFO #40 and #41, 20 empties), each played with
+    // both colours by greedy against our own daemon over GTP (told the
+    // position with `setup`) and over NBoard (in the GGF's BO).
+    let dir = std::env::temp_dir().join(format!("reversi-suites-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obf = dir.join("two.obf");
+    std::fs::write(
+        &obf,
+        "% two FFO positions\n\
+         O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;\n\
+         -OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X; H4:+0;\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let spec = format!("obf:{}", obf.display());
+    for engine in [format!("cmd:{bin} gtp"), format!("nboard:{bin} nboard")] {
+        let results = dir.join("results.txt");
+        let _ = std::fs::remove_file(&results);
+        let (table, err) = match_run(&[
+            "greedy",
+            &engine,
+            "--games",
+            "4",
+            "--openings",
+            &spec,
+            "--time-ms",
+            "200",
+            "--margin-ms",
+            MARGIN_MS,
+            "--results",
+            results.to_str().unwrap(),
+        ]);
+        assert!(row(&table, "greedy").ends_with("  -"), "{table}\n{err}");
+        assert!(
+            table.starts_with(
+                "8x8, 4 games per pairing, 200 ms a move (+2000 ms margin), openings 2 from obf"
+            ),
+            "{table}"
+        );
+        // Games that start with 20 empties last at most about 20 plies.
+        let games: Vec<usize> = std::fs::read_to_string(&results)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("result "))
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                w[6].parse::<usize>().unwrap() + w[9].parse::<usize>().unwrap()
+            })
+            .collect();
+        assert_eq!(games.len(), 4);
+        assert!(games.iter().all(|&moves| moves <= 22), "{games:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_fischer_clock_reaches_every_kind_of_contestant() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let dir = std::env::temp_dir().join(format!("reversi-fischer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (gtp_log, nboard_log) = (dir.join("gtp.log"), dir.join("nboard.log"));
+    let engines = [
+        "strong".to_string(),
+        format!("cmd:sh -c 'tee {} | {bin} gtp'", gtp_log.display()),
+        format!("nboard:sh -c 'tee {} | {bin} nboard'", nboard_log.display()),
+    ];
+    for engine in &engines {
+        let records = dir.join("games.ggf");
+        let _ = std::fs::remove_file(&records);
+        let (table, err) = match_run(&[
+            "greedy",
+            engine,
+            "--games",
+            "2",
+            "--tc",
+            "0.5+0.05",
+            "--margin-ms",
+            MARGIN_MS,
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+        assert!(table.contains("500 ms a game + 50 ms a move"), "{table}");
+        let row = table.lines().nth(3).unwrap();
+        assert!(row.ends_with("  -"), "{table}\n{err}");
+        let ggf = std::fs::read_to_string(&records).unwrap();
+        assert_eq!(ggf.matches("TI[0.5/0.05]").count(), 2, "{ggf}");
+    }
+    // GTP: main time and the increment as a byo-yomi of one move, then
+    // what is left (before the move's increment) before each genmove.
+    let told = std::fs::read_to_string(&gtp_log).unwrap();
+    assert!(told.contains("time_settings 0.5 0.05 1"), "{told}");
+    assert!(told.lines().any(|l| l.starts_with("time_left ")), "{told}");
+    // NBoard: the clock in TI, each move's time beside it.
+    let told = std::fs::read_to_string(&nboard_log).unwrap();
+    assert!(told.contains("TI[0:00.500/0:00.050]"), "{told}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,91 +4,14 @@
 //! tables that summarise it all.
 
 use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, TimeControl};
+use super::openings::Openings;
 use super::records::{Ending, GameRecord};
 use super::sprt::{Pentanomial, Sprt};
-use crate::rules::{Color, Game, Move, parse_move, printable, split_move_list};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::rules::{Color, Game, Move};
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
-
-/// How games start.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Openings {
-    /// From the standard start position.
-    None,
-    /// `k` random plies from the start (different for each pair of games).
-    Random(usize),
-    /// Move lists read from a file, one per line, used in turn.
-    List(Vec<Vec<Move>>),
-}
-
-impl Openings {
-    /// `none`, `random:<plies>`, or `file:<path>` (move lists such as
-    /// `f5d6c3`, one a line; `#` starts a comment).
-    pub fn parse(spec: &str, n: usize) -> Result<Openings, OpeningsError> {
-        if spec == "none" {
-            return Ok(Openings::None);
-        }
-        if let Some(k) = spec.strip_prefix("random:") {
-            return k
-                .parse()
-                .map(Openings::Random)
-                .map_err(|_| OpeningsError::Length(k.into()));
-        }
-        let Some(path) = spec.strip_prefix("file:") else {
-            return Err(OpeningsError::Unknown(spec.into()));
-        };
-        let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
-            path: path.into(),
-            source,
-        })?;
-        let mut lists = Vec::new();
-        for line in text.lines() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let moves = split_move_list(line)
-                .iter()
-                .map(|m| {
-                    parse_move(m, n).map_err(|source| OpeningsError::Move {
-                        path: path.into(),
-                        source,
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            lists.push(moves);
-        }
-        if lists.is_empty() {
-            return Err(OpeningsError::Empty(path.into()));
-        }
-        Ok(Openings::List(lists))
-    }
-}
-
-/// Why openings could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum OpeningsError {
-    #[error("--openings random:<plies>: '{}' is not a number of plies", printable(.0))]
-    Length(String),
-    #[error("unknown openings '{}' (none, random:<plies>, file:<path>)", printable(.0))]
-    Unknown(String),
-    #[error("{path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path}: {source}")]
-    Move {
-        path: String,
-        source: crate::rules::NotationError,
-    },
-    #[error("{0}: no openings")]
-    Empty(String),
-}
 
 /// The settings of a match or tournament.
 #[derive(Clone, Debug)]
@@ -113,17 +36,6 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// The test that stops a two-player match once it has decided.
     pub sprt: Option<Sprt>,
-}
-
-impl MatchConfig {
-    /// The openings as given on the command line.
-    pub fn openings_label(&self) -> String {
-        match &self.openings {
-            Openings::None => "none".into(),
-            Openings::Random(k) => format!("random:{k}"),
-            Openings::List(l) => format!("{} from a file", l.len()),
-        }
-    }
 }
 
 /// How one game ended.
@@ -157,57 +69,6 @@ fn index(c: Color) -> usize {
     }
 }
 
-/// A game of `plies` uniformly random legal moves (fewer if it ends) on an
-/// n x n board.
-pub fn random_opening(n: usize, plies: usize, rng: &mut ChaCha8Rng) -> Game {
-    let mut game = Game::new(n).expect("size checked by the caller");
-    random_plies(&mut game, plies, rng);
-    game
-}
-
-/// Plays `plies` uniformly random legal moves (a pass where there is none)
-/// on `game`, fewer if it ends.
-pub fn random_plies(game: &mut Game, plies: usize, rng: &mut ChaCha8Rng) {
-    for _ in 0..plies {
-        let pos = *game.position();
-        if pos.is_game_over() {
-            break;
-        }
-        let moves = pos.legal_moves(pos.to_move());
-        let mv = if moves.is_empty() {
-            Move::Pass
-        } else {
-            Move::Place(moves[rng.random_range(0..moves.len())])
-        };
-        game.play(pos.to_move(), mv).expect("legal random move");
-    }
-}
-
-/// The opening of the game pair `pair`.
-fn opening(config: &MatchConfig, pair: usize) -> Vec<(Color, Move)> {
-    let mut game = Game::new(config.size).expect("size checked");
-    match &config.openings {
-        Openings::None => {}
-        Openings::Random(k) => {
-            let mut rng = ChaCha8Rng::seed_from_u64(
-                config
-                    .seed
-                    .wrapping_mul(0x9E37_79B9)
-                    .wrapping_add(pair as u64),
-            );
-            game = random_opening(config.size, *k, &mut rng);
-        }
-        Openings::List(lists) => {
-            for &mv in &lists[pair % lists.len()] {
-                if game.play_next(mv).is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    game.moves().collect()
-}
-
 /// Which game of a match: its pairing's number and its own in the pairing
 /// (games 2k and 2k+1 share opening k).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,15 +95,15 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
     let [black, white] = players;
     let names = [black.name().to_string(), white.name().to_string()];
     let mut sides = [black, white];
-    let opening = opening(config, pair);
-    let mut game = Game::new(config.size).expect("size checked");
+    let (start, opening) = config.openings.of_pair(config.size, config.seed, pair);
+    let mut game = Game::from_position(start);
     for &(c, m) in &opening {
         game.play(c, m).expect("opening moves are legal");
     }
     let mut time = [(Duration::ZERO, 0usize); 2];
     // What is left on each side's clock under a game clock.
     let mut left = [match config.time {
-        TimeControl::PerGame(main) => main,
+        TimeControl::PerGame { main, .. } => main,
         TimeControl::PerMove(_) => Duration::ZERO,
     }; 2];
     let mut max_time = [Duration::ZERO; 2];
@@ -252,6 +113,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         let start = GameStart {
             n: config.size,
             time: config.time,
+            start: &start,
             opening: &opening,
             colour,
             label: id.label(),
@@ -274,11 +136,15 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         } else {
             let budget = match config.time {
                 TimeControl::PerMove(limit) => MoveTime::Fixed(limit),
-                TimeControl::PerGame(_) => MoveTime::Clock(left[me]),
+                TimeControl::PerGame { increment, .. } => MoveTime::Clock {
+                    left: left[me],
+                    increment,
+                },
             };
             match sides[me].genmove(&game, color, budget, config.margin) {
                 Ok((mv, took)) => {
-                    left[me] = left[me].saturating_sub(took);
+                    // The move's increment comes as it starts.
+                    left[me] = (left[me] + budget.increment()).saturating_sub(took);
                     time[me].0 += took;
                     time[me].1 += 1;
                     max_time[me] = max_time[me].max(took);
@@ -841,7 +707,10 @@ mod tests {
         let config = MatchConfig {
             size: 8,
             games: 1,
-            time: TimeControl::PerGame(Duration::from_millis(600)),
+            time: TimeControl::PerGame {
+                main: Duration::from_millis(600),
+                increment: Duration::ZERO,
+            },
             margin: Duration::from_secs(600),
             openings: Openings::None,
             max_plies: None,

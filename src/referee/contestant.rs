@@ -10,7 +10,8 @@ use super::sandbox::Limits;
 use crate::engine::{Clock, Engine, Resources, UnsupportedSize};
 use crate::players::UnknownPlayer;
 use crate::protocol::Command;
-use crate::rules::{Color, Game, Move, ggf, parse_move, printable};
+use crate::protocol::Setup;
+use crate::rules::{Color, Game, Move, Position, ggf, parse_move, printable};
 use crate::search::StopToken;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -162,10 +163,12 @@ fn unstarted(e: ClientError) -> Forfeit {
 pub enum TimeControl {
     /// The same time for every move.
     PerMove(Duration),
-    /// One clock per side for the whole game (absolute time, as in
-    /// tournaments): a side may think long on one move and fast on the
-    /// next, and loses when its clock runs out.
-    PerGame(Duration),
+    /// One clock per side for the whole game: a side may think long on
+    /// one move and fast on the next, and loses when its clock runs out.
+    /// It starts at `main`, and each move adds `increment` to it as it
+    /// starts (a Fischer clock; none is absolute time, as in Othello
+    /// tournaments).
+    PerGame { main: Duration, increment: Duration },
 }
 
 impl TimeControl {
@@ -173,7 +176,14 @@ impl TimeControl {
     pub fn label(&self) -> String {
         match self {
             TimeControl::PerMove(t) => format!("{} ms a move", t.as_millis()),
-            TimeControl::PerGame(t) => format!("{} ms a game", t.as_millis()),
+            TimeControl::PerGame { main, increment } if increment.is_zero() => {
+                format!("{} ms a game", main.as_millis())
+            }
+            TimeControl::PerGame { main, increment } => format!(
+                "{} ms a game + {} ms a move",
+                main.as_millis(),
+                increment.as_millis()
+            ),
         }
     }
 
@@ -183,7 +193,12 @@ impl TimeControl {
     pub(super) fn record(&self) -> String {
         match self {
             TimeControl::PerMove(t) => format!("0/{}", t.as_secs_f64()),
-            TimeControl::PerGame(t) => format!("{}", t.as_secs_f64()),
+            TimeControl::PerGame { main, increment } if increment.is_zero() => {
+                format!("{}", main.as_secs_f64())
+            }
+            TimeControl::PerGame { main, increment } => {
+                format!("{}/{}", main.as_secs_f64(), increment.as_secs_f64())
+            }
         }
     }
 }
@@ -193,8 +208,9 @@ impl TimeControl {
 pub enum MoveTime {
     /// A limit for this move alone.
     Fixed(Duration),
-    /// What is left on the mover's clock for the rest of the game.
-    Clock(Duration),
+    /// What is left on the mover's clock for the rest of the game before
+    /// this move's increment, and the increment each move adds.
+    Clock { left: Duration, increment: Duration },
 }
 
 impl MoveTime {
@@ -202,7 +218,15 @@ impl MoveTime {
     fn limit(&self) -> Duration {
         match *self {
             MoveTime::Fixed(limit) => limit,
-            MoveTime::Clock(left) => left,
+            MoveTime::Clock { left, increment } => left + increment,
+        }
+    }
+
+    /// What the move adds to the mover's clock as it starts.
+    pub fn increment(&self) -> Duration {
+        match *self {
+            MoveTime::Fixed(_) => Duration::ZERO,
+            MoveTime::Clock { increment, .. } => increment,
         }
     }
 }
@@ -238,7 +262,9 @@ enum Kind {
 pub struct GameStart<'a> {
     pub n: usize,
     pub time: TimeControl,
-    /// The opening moves already played.
+    /// The position the game started from, and the opening moves played
+    /// from it.
+    pub start: &'a Position,
     pub opening: &'a [(Color, Move)],
     /// The colour it plays.
     pub colour: Color,
@@ -350,14 +376,22 @@ impl Contestant {
                 let setup = |c: &mut GtpClient| -> Result<(), ClientError> {
                     c.send(&Command::BoardSize(n as u64), SETUP_TIMEOUT)?;
                     c.send(&Command::ClearBoard, SETUP_TIMEOUT)?;
+                    // Another start (an OBF suite's) as our protocol's
+                    // `setup`; an engine without it forfeits.
+                    if Position::start(n).ok().as_ref() != Some(start.start) {
+                        c.send(&setup_board(start.start), SETUP_TIMEOUT)?;
+                    }
                     match time {
                         TimeControl::PerMove(limit) => c.set_move_time(limit, SETUP_TIMEOUT)?,
-                        // GTP absolute time: main time and no byo-yomi.
-                        TimeControl::PerGame(main) => {
+                        // GTP absolute time: main time and no byo-yomi; an
+                        // increment as a byo-yomi of one move, which the
+                        // engine may spend once its main time is gone, as
+                        // it may the increment ([`Contestant::genmove`]).
+                        TimeControl::PerGame { main, increment } => {
                             let settings = Command::TimeSettings {
                                 main: main.as_secs_f64(),
-                                byoyomi: 0.0,
-                                stones: 0,
+                                byoyomi: increment.as_secs_f64(),
+                                stones: u64::from(!increment.is_zero()),
                             };
                             c.send(&settings, SETUP_TIMEOUT)?;
                         }
@@ -392,7 +426,7 @@ impl Contestant {
                 program,
                 label,
             } => {
-                if !opening.is_empty() {
+                if !opening.is_empty() || Position::start(n).ok().as_ref() != Some(start.start) {
                     return Err(Forfeit::Refused(
                         "a Lab 8 program plays from the start position (--openings none)".into(),
                     ));
@@ -452,7 +486,9 @@ impl Contestant {
             }
             Kind::External { client, .. } => {
                 let c = client.as_mut().ok_or(Forfeit::Died(String::new()))?;
-                if let MoveTime::Clock(left) = time {
+                // What is left before this move's increment: the engine
+                // has it and one byo-yomi period, the increment.
+                if let MoveTime::Clock { left, .. } = time {
                     // An engine that keeps its own clock may refuse this.
                     // Milliseconds are enough, and read as exact.
                     let seconds = (left.as_millis() as f64) / 1000.0;
@@ -591,7 +627,7 @@ fn nboard_clock(
 ) -> (String, Vec<(Color, Move, Option<f64>)>) {
     let (main, increment) = match time {
         TimeControl::PerMove(limit) => (Duration::ZERO, limit),
-        TimeControl::PerGame(main) => (main, Duration::ZERO),
+        TimeControl::PerGame { main, increment } => (main, increment),
     };
     let clock = if increment.is_zero() {
         ggf::clock_text(main.as_secs_f64())
@@ -624,8 +660,21 @@ fn nboard_clock(
 fn nboard_charge(time: TimeControl, took: Duration) -> Duration {
     match time {
         TimeControl::PerMove(limit) => limit,
-        TimeControl::PerGame(_) => took,
+        TimeControl::PerGame { .. } => took,
     }
+}
+
+/// `setup <cells> <side>` for `pos`.
+fn setup_board(pos: &Position) -> Command {
+    let n = pos.size();
+    let cells = (0..n * n)
+        .map(|i| pos.cell(crate::rules::Square::new(i / n, i % n)))
+        .collect();
+    Command::Setup(Setup::Board {
+        n,
+        cells,
+        to_move: pos.to_move(),
+    })
 }
 
 /// The limits of a built-in player's search for the side to move of `pos`
@@ -639,9 +688,9 @@ fn builtin_limits(
 ) -> crate::search::Limits {
     let clock = match time {
         MoveTime::Fixed(limit) => Clock::per_move(limit),
-        MoveTime::Clock(left) => {
+        MoveTime::Clock { left, increment } => {
             let mut clock = Clock::per_move(left);
-            clock.set_clocks(left.as_secs_f64(), 0.0, 0);
+            clock.set_game_clock(left.as_secs_f64(), increment.as_secs_f64());
             clock
         }
     };
@@ -662,13 +711,28 @@ mod tests {
         let mut game = Game::new(8).unwrap();
         let clock = Duration::from_millis(600);
         // The whole game's clock at the start: a small share of it.
-        let first = hard(MoveTime::Clock(clock), &game);
+        let on = |left| MoveTime::Clock {
+            left,
+            increment: Duration::ZERO,
+        };
+        let first = hard(on(clock), &game);
         assert!(first > Duration::ZERO && first <= clock / 10, "{first:?}");
         // The same clock near the end, with few moves to come: more of it.
         for mv in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
             game.play_next(parse_move(mv, 8).unwrap()).unwrap();
         }
-        assert!(hard(MoveTime::Clock(clock), &game) >= first);
+        assert!(hard(on(clock), &game) >= first);
+        // An increment is spent on the move as well: with nothing left
+        // but it, the move has all of it (less the safety margin).
+        let increment = Duration::from_millis(100);
+        let bare = hard(
+            MoveTime::Clock {
+                left: Duration::ZERO,
+                increment,
+            },
+            &game,
+        );
+        assert!(bare <= increment && bare >= increment / 2, "{bare:?}");
         // A fixed time per move is kept whole, less a safety margin.
         let fixed = hard(MoveTime::Fixed(Duration::from_millis(100)), &game);
         assert!(fixed <= Duration::from_millis(100) && fixed >= Duration::from_millis(50));

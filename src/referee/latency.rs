@@ -3,8 +3,8 @@
 //! openings) and records, for every `genmove`, the time from writing the
 //! command to reading the whole reply, against the per-move limit.
 
-use super::arena::random_opening;
 use super::client::{ClientError, GtpClient};
+use super::openings::random_opening;
 use crate::progress::progress;
 use crate::protocol::Command;
 use crate::rules::{is_supported_size, parse_move, printable};

@@ -12,8 +12,9 @@
 //! standings, finalists, every game with a board to step through, links to
 //! the logs).
 
-use super::arena::{self, GameId, GameResult, MatchConfig, Openings, Tally};
+use super::arena::{self, GameId, GameResult, MatchConfig, Tally};
 use super::contestant::{TimeControl, split_name};
+use super::openings::Openings;
 use super::run::{MatchError, MatchFiles, read_results, run_pairs};
 use crate::rules::{Color, Game, ggf};
 use crate::shard::Shard;

@@ -11,6 +11,7 @@ pub mod lab8;
 pub mod latency;
 pub mod leaderboard;
 pub mod nboard;
+pub mod openings;
 mod process;
 pub mod records;
 pub mod run;

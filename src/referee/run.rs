@@ -15,8 +15,9 @@
 //! without its newline (a stopped run's) is dropped, and damage anywhere
 //! else stops the run with the files as they were.
 
-use super::arena::{self, GameResult, MatchConfig, Openings};
+use super::arena::{self, GameResult, MatchConfig};
 use super::contestant::{Contestant, split_name};
+use super::openings::Openings;
 use super::sprt::{Decision, Pentanomial};
 use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
@@ -79,7 +80,7 @@ fn heading(config: &MatchConfig) -> String {
         config.games,
         config.time.label(),
         config.margin.as_millis(),
-        config.openings_label(),
+        config.openings.label(),
         config.seed,
         n = config.size
     )

@@ -27,7 +27,7 @@
 
 use crate::players::Strong;
 use crate::progress::progress;
-use crate::referee::arena::{random_opening, random_plies};
+use crate::referee::openings::{random_opening, random_plies};
 use crate::rules::{AnyBoard, Game, Move, Position};
 use crate::search::{DISC, Limits, proven_discs};
 pub use crate::shard::Shard;

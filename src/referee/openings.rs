@@ -1,0 +1,294 @@
+//! How the games of a match start: from the start position, after random
+//! plies, or from an opening suite read from a file (move lists, GGF
+//! games cut at a ply, OBF positions). Each opening is played by a pair of
+//! games, once with each colour; a suite is used in turn, from its first
+//! opening, and starts again when it runs out.
+
+use crate::rules::ggf;
+use crate::rules::obf::Problem;
+use crate::rules::{Color, Game, Move, Position, parse_move, printable, split_move_list};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A start position and moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    pub moves: Vec<Move>,
+}
+
+/// Reads one line of a suite's file into its opening.
+type LineReader = Box<dyn Fn(&str) -> Result<Opening, String>>;
+
+/// How games start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// From the standard start position.
+    None,
+    /// `k` random plies from the start (different for each pair of games).
+    Random(usize),
+    /// A suite read from a file, used in turn; `label` names it in the
+    /// match's heading.
+    Suite {
+        label: String,
+        openings: Vec<Opening>,
+    },
+}
+
+/// Why openings could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("--openings random:<plies>: '{}' is not a number of plies", printable(.0))]
+    Length(String),
+    #[error(
+        "unknown openings '{}' (none, random:<plies>, file:<path>, ggf:<plies>:<path>, obf:<path>)",
+        printable(.0)
+    )]
+    Unknown(String),
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}, line {line}: {why}")]
+    Line {
+        path: String,
+        line: usize,
+        why: String,
+    },
+    #[error("{0}: no openings")]
+    Empty(String),
+}
+
+impl Openings {
+    /// `none`, `random:<plies>`, or a suite: `file:<path>` (move lists
+    /// such as `f5d6c3` or `f5 d6 c3`, one a line), `ggf:<plies>:<path>`
+    /// (GGF games, one a line, each cut after its first `plies` plies) or
+    /// `obf:<path>` (OBF positions, one a line). In every file `#` starts a
+    /// comment (`%` too in OBF); every opening must be on an n x n board,
+    /// and every move legal.
+    pub fn parse(spec: &str, n: usize) -> Result<Openings, OpeningsError> {
+        if spec == "none" {
+            return Ok(Openings::None);
+        }
+        if let Some(k) = spec.strip_prefix("random:") {
+            return k
+                .parse()
+                .map(Openings::Random)
+                .map_err(|_| OpeningsError::Length(k.into()));
+        }
+        let (path, read): (&str, LineReader) = if let Some(path) = spec.strip_prefix("file:") {
+            (path, Box::new(move |line| move_list(line, n)))
+        } else if let Some(rest) = spec.strip_prefix("ggf:") {
+            let (plies, path) = rest
+                .split_once(':')
+                .ok_or_else(|| OpeningsError::Unknown(spec.into()))?;
+            let plies: usize = plies
+                .parse()
+                .map_err(|_| OpeningsError::Length(plies.into()))?;
+            (path, Box::new(move |line| ggf_prefix(line, n, plies)))
+        } else if let Some(path) = spec.strip_prefix("obf:") {
+            (path, Box::new(move |line| obf_position(line, n)))
+        } else {
+            return Err(OpeningsError::Unknown(spec.into()));
+        };
+        let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+            path: path.into(),
+            source,
+        })?;
+        let mut openings = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+                continue;
+            }
+            let opening = read(trimmed).map_err(|why| OpeningsError::Line {
+                path: path.into(),
+                line: i + 1,
+                why,
+            })?;
+            openings.push(opening);
+        }
+        if openings.is_empty() {
+            return Err(OpeningsError::Empty(path.into()));
+        }
+        let label = spec.split(':').next().unwrap_or("file").to_string();
+        Ok(Openings::Suite { label, openings })
+    }
+
+    /// As the match's heading gives them.
+    pub fn label(&self) -> String {
+        match self {
+            Openings::None => "none".into(),
+            Openings::Random(k) => format!("random:{k}"),
+            Openings::Suite { label, openings } if label == "file" => {
+                format!("{} from a file", openings.len())
+            }
+            Openings::Suite { label, openings } => format!("{} from {label}", openings.len()),
+        }
+    }
+
+    /// The start position and opening plies of the game pair `pair` on an
+    /// `n` x `n` board, random ones drawn from `seed` and `pair`.
+    pub fn of_pair(&self, n: usize, seed: u64, pair: usize) -> (Position, Vec<(Color, Move)>) {
+        match self {
+            Openings::None => (Position::start(n).expect("size checked"), Vec::new()),
+            Openings::Random(k) => {
+                let mut rng = ChaCha8Rng::seed_from_u64(
+                    seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair as u64),
+                );
+                let game = random_opening(n, *k, &mut rng);
+                (*game.start(), game.moves().collect())
+            }
+            Openings::Suite { openings, .. } => {
+                let opening = &openings[pair % openings.len()];
+                let mut game = Game::from_position(opening.start);
+                for &mv in &opening.moves {
+                    game.play_next(mv).expect("suite moves are checked as read");
+                }
+                (opening.start, game.moves().collect())
+            }
+        }
+    }
+}
+
+/// A move list from the standard start (`f5d6c3`, `f5 d6 c3`; a comment
+/// after `#`), every move checked.
+fn move_list(line: &str, n: usize) -> Result<Opening, String> {
+    let line = line.split('#').next().unwrap_or("").trim();
+    let start = Position::start(n).map_err(|e| e.to_string())?;
+    let mut game = Game::from_position(start);
+    let mut moves = Vec::new();
+    for text in split_move_list(line) {
+        let mv = parse_move(&text, n).map_err(|e| e.to_string())?;
+        game.play_next(mv)
+            .map_err(|e| format!("{}: {e}", printable(&text)))?;
+        moves.push(mv);
+    }
+    Ok(Opening { start, moves })
+}
+
+/// The start and first `plies` plies of a GGF game on one line.
+fn ggf_prefix(line: &str, n: usize, plies: usize) -> Result<Opening, String> {
+    let record = ggf::parse(line).map_err(|e| e.to_string())?;
+    let start = *record.game.start();
+    if start.size() != n {
+        return Err(format!(
+            "a {0}x{0} game; the match is on {n}x{n}",
+            start.size()
+        ));
+    }
+    let moves = record.plies.iter().take(plies).map(|p| p.mv).collect();
+    Ok(Opening { start, moves })
+}
+
+/// An OBF position (its moves and scores, if any, are left aside).
+fn obf_position(line: &str, n: usize) -> Result<Opening, String> {
+    let problem = Problem::parse(line)
+        .map_err(|e| e.to_string())?
+        .ok_or("no position")?;
+    if n != 8 {
+        return Err(format!("OBF positions are 8x8; the match is on {n}x{n}"));
+    }
+    Ok(Opening {
+        start: problem.position,
+        moves: Vec::new(),
+    })
+}
+
+/// A game of `plies` uniformly random legal moves (fewer if it ends) on an
+/// n x n board.
+pub fn random_opening(n: usize, plies: usize, rng: &mut ChaCha8Rng) -> Game {
+    let mut game = Game::new(n).expect("size checked by the caller");
+    random_plies(&mut game, plies, rng);
+    game
+}
+
+/// Plays `plies` uniformly random legal moves (a pass where there is none)
+/// on `game`, fewer if it ends.
+pub fn random_plies(game: &mut Game, plies: usize, rng: &mut ChaCha8Rng) {
+    for _ in 0..plies {
+        let pos = *game.position();
+        if pos.is_game_over() {
+            break;
+        }
+        let moves = pos.legal_moves(pos.to_move());
+        let mv = if moves.is_empty() {
+            Move::Pass
+        } else {
+            Move::Place(moves[rng.random_range(0..moves.len())])
+        };
+        game.play(pos.to_move(), mv).expect("legal random move");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(name: &str, text: &str) -> String {
+        let path =
+            std::env::temp_dir().join(format!("reversi-suite-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn suites_of_each_kind_give_their_openings_in_turn() {
+        let lists = suite(
+            "lists",
+            "# a comment\nf5d6c3\n\nf5 f6 e6 # the perpendicular\n",
+        );
+        let o = Openings::parse(&format!("file:{lists}"), 8).unwrap();
+        assert_eq!(o.label(), "2 from a file");
+        let (start, plies) = o.of_pair(8, 1, 3);
+        assert_eq!(start, Position::start(8).unwrap());
+        let text: Vec<String> = plies.iter().map(|(_, m)| m.standard()).collect();
+        assert_eq!(text, ["f5", "f6", "e6"]);
+        // A GGF game cut after 2 plies, from its own start.
+        let record = "(;GM[Othello]PC[x]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6]B[c3];)";
+        let ggf = suite("ggf", &format!("{record}\n"));
+        let o = Openings::parse(&format!("ggf:2:{ggf}"), 8).unwrap();
+        assert_eq!(o.label(), "1 from ggf");
+        assert_eq!(o.of_pair(8, 1, 0).1.len(), 2);
+        // An OBF position is the start itself, with no moves.
+        let position =
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
+        let obf = suite("obf", &format!("% FFO #40\n{position}\n"));
+        let o = Openings::parse(&format!("obf:{obf}"), 8).unwrap();
+        let (start, plies) = o.of_pair(8, 1, 0);
+        assert!(plies.is_empty());
+        assert_eq!(start.empties(), 20);
+        assert_eq!(start.to_move(), Color::Black);
+    }
+
+    #[test]
+    fn bad_suites_say_where() {
+        let illegal = suite("illegal", "f5d6\nf5a1\n");
+        let e = Openings::parse(&format!("file:{illegal}"), 8)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("a1"), "{e}");
+        let e = Openings::parse(&format!("obf:{illegal}"), 10)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1"), "{e}");
+        let empty = suite("empty", "# nothing\n");
+        let e = Openings::parse(&format!("file:{empty}"), 8)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no openings"), "{e}");
+        assert!(
+            Openings::parse("ggf:x:y", 8)
+                .unwrap_err()
+                .to_string()
+                .contains("'x'")
+        );
+        assert!(
+            Openings::parse("book:x", 8)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown")
+        );
+    }
+}
