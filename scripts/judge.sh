@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
-# Judges the working tree against an earlier revision by playing both
-# against the same opponent on the same openings in the same run: each
-# plays half the games (one shard) at once, one per core, then the other
-# half with the two started the other way round. Prints each side's match
-# table and the difference of their scores game by game, with its 95%
-# interval. Runs of one engine far apart in time differ by more than
-# their games' spread on this machine (a 2,000-game run against NTest
-# scored 51.1% and, played again, 49.7%), so a candidate is best measured
-# beside its baseline.
-#   scripts/judge.sh <revision> <opponent> <out-dir> [reversi match options]
-# The opponent is any `reversi match` player; the matches run in the
-# current directory (where NTest finds its parameters.txt). For example,
-# from NTest's folder, at 20 ms a move against its depth 14:
-#   scripts/judge.sh HEAD~1 "nboard:./ntest x" judge-out --games 2000 \
-#       --time-ms 20 --nboard-depth 14 --margin-ms 5000 --openings random:8 --seed 64
+# Judges the working tree against an earlier revision: a match between the
+# two builds (the working tree first), each opening played once with each
+# colour, stopped by an SPRT as soon as it decides. The statistics are
+# `reversi match`'s own: pentanomial counts, the score from pairs, the
+# log-likelihood ratio and its bounds.
+#   scripts/judge.sh <revision> <out-dir> [reversi match options]
+# Unless the options say otherwise it plays at 20 ms a move from
+# `random:8` openings, one game a core at once, with
+# `--sprt elo0=0,elo1=10` and at most 20,000 games. The results go to
+# <out-dir>/results.txt: the same command run again goes on where a
+# stopped run left off. For example, an SPRT between two Elo bounds at
+# 100 ms a move:
+#   scripts/judge.sh HEAD~1 judge-out --time-ms 100 --sprt elo0=-5,elo1=5
 set -euo pipefail
-rev="${1:?usage: scripts/judge.sh <revision> <opponent> <out-dir> [match options]}"
-opponent="${2:?an opponent player}"
-out="${3:?an output directory}"
-shift 3
+rev="${1:?usage: scripts/judge.sh <revision> <out-dir> [match options]}"
+out="${2:?an output directory}"
+shift 2
+options=("$@")
+# A default for each option the caller did not give.
+default() {
+    local option=$1
+    shift
+    for given in "${options[@]}"; do
+        [[ $given == "$option" || $given == "$option="* ]] && return
+    done
+    options+=("$option" "$@")
+}
+default --sprt elo0=0,elo1=10
+default --games 20000
+default --time-ms 20
+default --openings random:8
+default --concurrency "$(nproc)"
 here=$(pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -27,39 +39,10 @@ build_working_tree_and "$rev"
 cd "$here"
 mkdir -p "$out"
 new="$repo/target/release/reversi"
-old="$base/target/release/reversi"
-options=("$@")
-# One side: name, binary, shard.
-arm() {
-    "$new" match "cmd:$2 gtp" "$opponent" "${options[@]}" --shard "$3/2" \
-        --results "$out/$1-$3.txt" > /dev/null 2> "$out/$1-$3.err"
-}
-arm new "$new" 1 & arm old "$old" 1 & wait
-arm old "$old" 2 & arm new "$new" 2 & wait
-echo "working tree:"
-"$new" match-merge "$out"/new-1.txt "$out"/new-2.txt
-echo "$rev:"
-"$new" match-merge "$out"/old-1.txt "$out"/old-2.txt
-python3 - "$out" <<'EOF'
-import math, sys
-def scores(prefix):
-    """The first player's score in every game of both shards (it has
-    Black in even games; `black_discs` is Black's disc margin, the whole
-    board to the winner of a forfeit)."""
-    out = {}
-    for shard in (1, 2):
-        for line in open(f"{sys.argv[1]}/{prefix}-{shard}.txt"):
-            w = line.split()
-            if w[:1] == ["result"]:
-                game, black = int(w[2]), int(w[3])
-                margin = black if game % 2 == 0 else -black
-                out[game] = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-    return out
-new, old = scores("new"), scores("old")
-games = sorted(set(new) & set(old))
-d = [new[g] - old[g] for g in games]
-mean = sum(d) / len(d)
-sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1))
-print(f"working tree minus baseline over {len(d)} games: "
-      f"{100 * mean:+.1f} +- {196 * sd / math.sqrt(len(d)):.1f} points")
-EOF
+# The old build is copied out of its worktree, which is removed on exit,
+# so that a stopped run's command finds the same binary when run again.
+hash=$(git -C "$repo" rev-parse --short "$rev")
+old="$out/reversi-$hash"
+cp "$base/target/release/reversi" "$old"
+"$new" match "tree=cmd:$new gtp" "old-$hash=cmd:$old gtp" "${options[@]}" \
+    --results "$out/results.txt" --records "$out/games.ggf" 2> >(tee "$out/stderr.txt" >&2)
