@@ -630,12 +630,24 @@ fn an_sprt_stops_once_it_has_decided() {
 #[test]
 fn games_in_parallel_come_out_as_one_at_a_time() {
     // Fixed-depth and seeded players, a round robin on random openings:
-    // each game's result depends on its number alone.
+    // each game's result depends on its number alone, in a run that
+    // resumes a stopped one too.
     let dir = std::env::temp_dir().join(format!("reversi-concurrency-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let outcomes = |concurrency: &str| {
+    // A run's results (resuming what `keep` of the results file's lines
+    // hold, when given).
+    let outcomes = |concurrency: &str, keep: Option<usize>| {
         let results = dir.join(format!("r{concurrency}.txt"));
-        let _ = std::fs::remove_file(&results);
+        match keep {
+            Some(lines) => {
+                let text = std::fs::read_to_string(&results).unwrap();
+                let kept: String = text.split_inclusive('\n').take(lines).collect();
+                std::fs::write(&results, kept).unwrap();
+            }
+            None => {
+                let _ = std::fs::remove_file(&results);
+            }
+        }
         match_run(&[
             "norvig:2",
             "random:7",
@@ -656,10 +668,13 @@ fn games_in_parallel_come_out_as_one_at_a_time() {
         lines.sort();
         lines
     };
-    let one = outcomes("1");
+    let one = outcomes("1", None);
     assert_eq!(one.len(), 24);
-    assert_eq!(outcomes("2"), one);
-    assert_eq!(outcomes("3"), one);
+    assert_eq!(outcomes("2", None), one);
+    assert_eq!(outcomes("3", None), one);
+    // Stopped after 10 results (the header is 8 lines): the same command
+    // plays the other 14, and the whole comes out the same.
+    assert_eq!(outcomes("2", Some(8 + 10)), one);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
