@@ -50,11 +50,26 @@ pub struct DaemonArgs {
     /// reproducible.
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: u64,
+    /// An opening book (`reversi book build`) that `strong` plays from on
+    /// 8x8: a move it holds is played at once.
+    #[arg(long)]
+    pub book: Option<String>,
+    /// Draw the book's move among those within this many discs of the
+    /// best (0 to 64; 0, the default, plays the best).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_discs)]
+    pub book_randomness: f64,
 }
 
 impl DaemonArgs {
-    pub fn options(&self) -> engine::Options {
-        engine::Options {
+    pub fn options(&self) -> anyhow::Result<engine::Options> {
+        let book = match &self.book {
+            Some(path) => Some((
+                std::sync::Arc::new(reversi::tools::book::load(path)?),
+                self.book_randomness,
+            )),
+            None => None,
+        };
+        Ok(engine::Options {
             player: self.player.clone(),
             resources: engine::Resources {
                 hash_mb: self.hash as usize,
@@ -62,7 +77,19 @@ impl DaemonArgs {
             },
             move_time: self.movetime.map(Duration::from_millis),
             depth: self.depth,
-        }
+            book,
+        })
+    }
+}
+
+/// Discs: 0 to 64.
+fn parse_discs(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=64.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{}' is not a number of discs from 0 to 64",
+            printable(s)
+        )),
     }
 }
 
@@ -150,6 +177,9 @@ pub enum Command {
     /// Merges self-play shard files into one, every game once, in game
     /// order (the same file whichever order the shards are given in).
     SelfplayMerge(SelfplayMergeArgs),
+    /// The 8x8 opening book: `build` from game records (whole, or a
+    /// shard's part), `merge` the parts, `show` its moves at a position.
+    Book(BookArgs),
     /// Measures how well a shallow search predicts a deep one with the 8x8
     /// pattern evaluation (ProbCut's margins), on positions from game
     /// records read from stdin (`xz -dc games.txt.xz | reversi probcut`).
@@ -500,6 +530,72 @@ pub struct SelfplayMergeArgs {
     /// The shard files.
     #[arg(required = true)]
     pub inputs: Vec<String>,
+}
+
+/// `reversi book`.
+#[derive(clap::Args)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+/// What `reversi book` does.
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Builds a book from game records: every position of their first
+    /// plies that enough games reach, up to symmetry, its best move that
+    /// no game played searched, and the values backed up by negamax.
+    Build(BookBuildArgs),
+    /// Puts the parts of a book's shards together into the book.
+    Merge(BookMergeArgs),
+    /// The book's moves after a move list from the start, best first.
+    Show(BookShowArgs),
+}
+
+/// The options of `reversi book build`.
+#[derive(clap::Args)]
+pub struct BookBuildArgs {
+    /// The game records, one a line (move lists, or WTHOR lines `YEAR
+    /// MOVES SCORE`); `-` for standard input.
+    #[arg(long, default_value = "-")]
+    pub games: String,
+    /// Plies of each game taken, 1 to 60.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub plies: u32,
+    /// Games a position needs to be in the book, 1 or more.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_games: u32,
+    /// Depth of the searches of the moves no game played, 1 to 60.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// The book (or, with --shard, the shard's part) to write.
+    #[arg(long)]
+    pub out: String,
+    /// Search only part of the positions: K/N takes those numbered K-1
+    /// modulo N and writes a part for `book merge`.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+}
+
+/// The options of `reversi book merge`.
+#[derive(clap::Args)]
+pub struct BookMergeArgs {
+    /// The book to write.
+    #[arg(long)]
+    pub out: String,
+    /// The parts, one of each shard.
+    #[arg(required = true)]
+    pub parts: Vec<String>,
+}
+
+/// The options of `reversi book show`.
+#[derive(clap::Args)]
+pub struct BookShowArgs {
+    /// The book file.
+    #[arg(long)]
+    pub book: String,
+    /// Moves from the start (`f5 d6` or `f5d6`); none for the start.
+    pub moves: Vec<String>,
 }
 
 /// The options of `reversi probcut`.

@@ -2,6 +2,7 @@
 //! core, the players and search, and the front ends of the `reversi`
 //! binary (the engine daemon and the lab-program adapters).
 
+pub mod book;
 pub mod engine;
 pub mod lab;
 pub mod players;

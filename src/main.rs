@@ -6,9 +6,9 @@ mod cli;
 
 use clap::Parser;
 use cli::{
-    BenchArgs, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs, HelpArgs, Lab8Args, LatencyArgs,
-    LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, PerftArgs, ProbcutArgs, SelfplayArgs,
-    SelfplayMergeArgs, SolveArgs, StateArgs, TrainArgs,
+    BenchArgs, BookArgs, BookCommand, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs, HelpArgs,
+    Lab8Args, LatencyArgs, LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, PerftArgs,
+    ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs, TrainArgs,
 };
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
@@ -23,7 +23,7 @@ use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
 use reversi::shard::Shard;
-use reversi::tools::{bench, file_move, perft, probcut, selfplay, solve, state, train};
+use reversi::tools::{bench, book, file_move, perft, probcut, selfplay, solve, state, train};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -37,6 +37,8 @@ fn main() -> ExitCode {
         depth: None,
         hash: DEFAULT_HASH_MB as u64,
         threads: 1,
+        book: None,
+        book_randomness: 0.0,
     };
     let gtp = Command::Gtp(GtpArgs {
         daemon,
@@ -88,7 +90,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Nboard(args) => reversi::protocol::nboard::run(
             io::BufReader::new(io::stdin()),
             &mut *out,
-            &args.options(),
+            &args.options()?,
         )?,
         Command::Help(HelpArgs { command }) => write!(out, "{}", help_text(command.as_deref())?)?,
         Command::Lab7 => lab::run_lab7(io::stdin().lock(), out)?,
@@ -103,6 +105,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             let games = selfplay::merge(&inputs, &path)?;
             writeln!(out, "{games} games merged into {path}")?;
         }
+        Command::Book(args) => run_book(args, out)?,
         Command::Match(args) => run_match_command(args, out)?,
         Command::Leaderboard(args) => run_leaderboard(args, out)?,
         Command::MatchMerge(MatchMergeArgs { results }) => merge_results(&results, out)?,
@@ -136,7 +139,7 @@ fn run_gtp(args: GtpArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         notation: notation.into(),
     };
     let input = io::BufReader::new(io::stdin());
-    reversi::protocol::run(input, out, &daemon.options(), startup)?;
+    reversi::protocol::run(input, out, &daemon.options()?, startup)?;
     Ok(())
 }
 
@@ -254,6 +257,34 @@ fn run_selfplay(args: SelfplayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let played = selfplay::run(&cfg, &args.out)?;
     writeln!(out, "{played} games played into {}", args.out)?;
+    Ok(())
+}
+
+/// `reversi book`: build, merge or show an opening book.
+fn run_book(args: BookArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    match args.command {
+        BookCommand::Build(b) => {
+            let games = if b.games == "-" {
+                book::read_games(io::stdin().lock())?
+            } else {
+                let file = std::fs::File::open(&b.games)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", b.games))?;
+                book::read_games(io::BufReader::new(file))?
+            };
+            let settings = reversi::book::Settings {
+                plies: b.plies,
+                min_games: b.min_games,
+                depth: b.depth,
+            };
+            let what = book::build_book(games, settings, Shard::parse(&b.shard)?, &b.out)?;
+            writeln!(out, "{}: {what}", b.out)?;
+        }
+        BookCommand::Merge(m) => {
+            let what = book::merge_parts(&m.parts, &m.out)?;
+            writeln!(out, "{}: {what}", m.out)?;
+        }
+        BookCommand::Show(s) => book::show(&book::load(&s.book)?, &s.moves.join(" "), out)?,
+    }
     Ok(())
 }
 

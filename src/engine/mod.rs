@@ -18,6 +18,7 @@
 
 mod clock;
 mod lag;
+mod opening;
 mod worker;
 
 pub use crate::players::{
@@ -30,6 +31,7 @@ use crate::rules::{Move, Position};
 use crate::search::Limits;
 use crossbeam_channel::{after, never, select};
 use lag::Lag;
+pub use opening::OpeningBook;
 use std::time::{Duration, Instant};
 use worker::{Answer, Job, Reply, Setting, Task, Worker};
 
@@ -78,6 +80,9 @@ pub struct Options {
     pub move_time: Option<Duration>,
     /// A depth limit for every search.
     pub depth: Option<u32>,
+    /// The opening book `strong` plays from, and the discs from the best
+    /// within which its moves are drawn.
+    pub book: Option<(std::sync::Arc<crate::book::Book>, f64)>,
 }
 
 impl Default for Options {
@@ -87,6 +92,7 @@ impl Default for Options {
             resources: Resources::default(),
             move_time: None,
             depth: None,
+            book: None,
         }
     }
 }
@@ -108,6 +114,11 @@ impl Options {
     /// deadline and the reply was the greedy fallback.
     pub fn engine(&self) -> Result<Engine, UnknownPlayer> {
         let mut engine = Engine::new(&self.player, self.resources)?;
+        if let Some((book, randomness)) = &self.book {
+            let mut opening = OpeningBook::new(book.clone());
+            opening.set_randomness(*randomness, 0);
+            engine.set_book(Some(opening));
+        }
         engine.new_game();
         Ok(engine)
     }
@@ -145,6 +156,8 @@ pub struct Engine {
     /// engine stopped waiting for it.
     overdue: Option<Overdue>,
     lag: Lag,
+    /// The opening book `strong` plays from, if any.
+    book: Option<OpeningBook>,
 }
 
 impl Drop for Engine {
@@ -187,7 +200,19 @@ impl Engine {
             next_ticket: 0,
             overdue: None,
             lag: Lag::default(),
+            book: None,
         }
+    }
+
+    /// Plays from `book` (`strong` only: other players play as their
+    /// source defines), or from none.
+    pub fn set_book(&mut self, book: Option<OpeningBook>) {
+        self.book = book;
+    }
+
+    /// Takes the book away (to give it to the engine of another player).
+    pub fn take_book(&mut self) -> Option<OpeningBook> {
+        self.book.take()
     }
 
     /// The current player's name.
@@ -221,6 +246,9 @@ impl Engine {
     /// player that draws random moves draws this game's own, so that the
     /// game does not depend on the games played before it.
     pub fn new_numbered_game(&mut self, number: u64) {
+        if let Some(book) = &mut self.book {
+            book.numbered_game(number);
+        }
         self.settle(Setting::NewGame(Some(number)));
     }
 
@@ -344,12 +372,19 @@ impl Engine {
     }
 
     /// The player's legal move (or pass) for the side to move in
-    /// `position` within `limits`, with its score if it has one. At the
+    /// `position` within `limits`, with its score if it has one: for
+    /// `strong` with a book that holds the position, the book's move at
+    /// once. At the
     /// hard deadline the job's stop token is raised; if no answer comes
     /// within [`GRACE`] after that, or the player died or answered an
     /// illegal move, the greedy move is the answer (and a player that
     /// died or answered an illegal move is restarted).
     pub fn decide(&mut self, position: &Position, limits: Limits) -> Decision {
+        if self.player == "strong"
+            && let Some(d) = self.book.as_mut().and_then(|b| b.decide(position))
+        {
+            return d;
+        }
         match self.ask(position, limits, Job::Choose, &mut |_| {}) {
             Some(Reply::Move(d)) if position.play(d.mv).is_ok() => d,
             answer => {

@@ -458,6 +458,7 @@ impl<W: Write> Controller<W> {
                 let mut engine =
                     Engine::new(&name, self.engine.resources()).map_err(|e| e.to_string())?;
                 engine.check_size(self.n()).map_err(|e| e.to_string())?;
+                engine.set_book(self.engine.take_book());
                 engine.new_game();
                 self.engine = engine;
             }

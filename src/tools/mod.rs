@@ -4,6 +4,7 @@
 //! arguments (and a closed output pipe is an error, not a panic).
 
 pub mod bench;
+pub mod book;
 pub mod file_move;
 pub mod perft;
 pub mod probcut;

@@ -1,0 +1,395 @@
+//! Building a book: the positions of recorded games, counted up to
+//! symmetry; each kept position's deviation searched (the part a shard
+//! does); then every value backed up by negamax (what a merge of the
+//! shards' parts does).
+//!
+//! A shard's part file (`RVBKPT01`, sealed) holds the settings, the shard
+//! (K and N), the number of positions in the whole book, then its
+//! positions' entries in the book file's layout, their values 0 (they are
+//! backed up at the merge). Each position is searched by a fresh engine
+//! state (its table cleared) on one thread, so a position's deviation is
+//! the same in whatever shard it is searched, and a merge of the shards
+//! writes the same bytes as one run.
+
+use super::{
+    Book, Deviation, EXACT, Entry, Key, Settings, decode, encode, final_value, moves_and_children,
+};
+use crate::engine::Engine;
+use crate::rules::{Game, Move};
+use crate::search::{Limits, in_discs};
+use crate::shard::Shard;
+use crate::tools::sealed::{SealError, seal, unseal};
+use std::collections::BTreeMap;
+
+/// The positions of `games` (move lists from the 8x8 start) in their
+/// first `plies` plies, counted by key (a game counts once in each
+/// position it reaches), those reached by at least `min_games` games.
+pub fn gather(
+    games: impl IntoIterator<Item = Vec<Move>>,
+    plies: usize,
+    min_games: u32,
+) -> BTreeMap<Key, u32> {
+    let mut counts: BTreeMap<Key, u32> = BTreeMap::new();
+    for moves in games {
+        let mut game = Game::new(8).expect("8x8 is supported");
+        let mut seen = Vec::with_capacity(plies + 1);
+        seen.push(Key::of(game.position()).expect("8x8"));
+        for &mv in moves.iter().take(plies) {
+            if game.play_next(mv).is_err() {
+                break;
+            }
+            seen.push(Key::of(game.position()).expect("8x8"));
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        for key in seen {
+            *counts.entry(key).or_default() += 1;
+        }
+    }
+    counts.retain(|_, n| *n >= min_games);
+    counts
+}
+
+/// Searches the deviation of each position of `nodes` that `shard` takes
+/// (the k-th in key order, k = K-1 modulo N) to `depth` plies with
+/// `engine`; `progress` sees each position done. Returns the entries,
+/// their values 0.
+pub fn evaluate(
+    nodes: &BTreeMap<Key, u32>,
+    depth: u32,
+    shard: Shard,
+    engine: &mut Engine,
+    mut progress: impl FnMut(),
+) -> BTreeMap<Key, Entry> {
+    let mut out = BTreeMap::new();
+    for (k, (&key, &games)) in nodes.iter().enumerate() {
+        if !shard.has(k as u64) {
+            continue;
+        }
+        let pos = key.position();
+        let mut entry = Entry {
+            games,
+            value: 0,
+            deviation: None,
+            depth: EXACT,
+        };
+        let children = moves_and_children(&pos);
+        if children.iter().any(|(_, child)| !nodes.contains_key(child)) {
+            engine.new_game();
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::unlimited()
+            };
+            if let Ok(analysis) = engine.analyse(&pos, limits, false, &mut |_| {}) {
+                let best = analysis
+                    .scores
+                    .iter()
+                    .filter_map(|s| {
+                        let (_, child) = children.iter().find(|(mv, _)| *mv == s.mv)?;
+                        (!nodes.contains_key(child)).then_some((s, *child))
+                    })
+                    .max_by_key(|(s, _)| s.score);
+                if let Some((s, child)) = best {
+                    entry.deviation = Some(Deviation {
+                        child,
+                        value: hundredths(in_discs(s.score)),
+                    });
+                    entry.depth = if s.exact {
+                        EXACT
+                    } else {
+                        s.depth.min(254) as u8
+                    };
+                }
+            }
+        }
+        out.insert(key, entry);
+        progress();
+    }
+    out
+}
+
+/// Discs as the book's hundredths.
+fn hundredths(discs: f64) -> i16 {
+    (discs * 100.0).round().clamp(-6400.0, 6400.0) as i16
+}
+
+/// The book from every position's entry: values backed up by negamax,
+/// each the better of its deviation and its book moves' negated values.
+pub fn back_up(settings: Settings, mut entries: BTreeMap<Key, Entry>) -> Book {
+    let keys: Vec<Key> = entries.keys().copied().collect();
+    let mut values: BTreeMap<Key, i16> = BTreeMap::new();
+    for key in keys {
+        value_of(key, &entries, &mut values);
+    }
+    for (key, e) in entries.iter_mut() {
+        e.value = values[key];
+    }
+    Book { settings, entries }
+}
+
+/// The backed-up value of `key`, memoised in `values` (the book's
+/// positions lead only to positions with more discs, or a pass to the
+/// same discs: the recursion ends).
+fn value_of(key: Key, entries: &BTreeMap<Key, Entry>, values: &mut BTreeMap<Key, i16>) -> i16 {
+    if let Some(&v) = values.get(&key) {
+        return v;
+    }
+    let pos = key.position();
+    let value = if pos.is_game_over() {
+        final_value(&pos)
+    } else {
+        let entry = entries[&key];
+        let mut best = entry.deviation.map(|d| d.value);
+        for (_, child) in moves_and_children(&pos) {
+            if entries.contains_key(&child) {
+                let v = value_of(child, entries, values).saturating_neg();
+                best = Some(best.map_or(v, |b| b.max(v)));
+            }
+        }
+        // A position whose moves all lead out of the book, unsearched,
+        // is even as far as the book knows.
+        best.unwrap_or(0)
+    };
+    values.insert(key, value);
+    value
+}
+
+/// A shard's part of a book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub settings: Settings,
+    pub shard: Shard,
+    /// Positions in the whole book.
+    pub total: u32,
+    pub entries: BTreeMap<Key, Entry>,
+}
+
+const PART_MAGIC: &[u8; 8] = b"RVBKPT01";
+
+/// Why parts could not be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum PartError {
+    #[error(transparent)]
+    Seal(#[from] SealError),
+    #[error("not a part of a book: {0}")]
+    Format(String),
+    #[error("parts of different books (their settings or positions differ)")]
+    Mismatch,
+    #[error(
+        "{missing} of the book's {total} positions are in no part (a shard missing or unfinished)"
+    )]
+    Missing { missing: usize, total: usize },
+}
+
+impl Part {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::new();
+        for x in [self.shard.index as u32, self.shard.count as u32, self.total] {
+            body.extend_from_slice(&x.to_le_bytes());
+        }
+        body.extend_from_slice(&encode(self.settings, &self.entries));
+        seal(PART_MAGIC, &body)
+    }
+
+    /// Reads a part file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Part, PartError> {
+        let body = unseal("book part", PART_MAGIC, bytes)?;
+        if body.len() < 12 {
+            return Err(PartError::Format("too short".into()));
+        }
+        let word = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().unwrap());
+        let shard = Shard::parse(&format!("{}/{}", word(0), word(4)))
+            .map_err(|e| PartError::Format(e.to_string()))?;
+        let (settings, entries) =
+            decode(&body[12..]).map_err(|e| PartError::Format(e.to_string()))?;
+        Ok(Part {
+            settings,
+            shard,
+            total: word(8),
+            entries,
+        })
+    }
+}
+
+/// The book from the parts of all its shards.
+pub fn merge(parts: Vec<Part>) -> Result<Book, PartError> {
+    let Some(first) = parts.first() else {
+        return Err(PartError::Format("no parts".into()));
+    };
+    let (settings, total) = (first.settings, first.total);
+    let mut entries = BTreeMap::new();
+    for part in parts {
+        if part.settings != settings || part.total != total {
+            return Err(PartError::Mismatch);
+        }
+        for (key, entry) in part.entries {
+            if entries.insert(key, entry).is_some_and(|e| e != entry) {
+                return Err(PartError::Mismatch);
+            }
+        }
+    }
+    if entries.len() != total as usize {
+        return Err(PartError::Missing {
+            missing: total as usize - entries.len().min(total as usize),
+            total: total as usize,
+        });
+    }
+    Ok(back_up(settings, entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Book;
+    use crate::engine::Resources;
+    use crate::rules::{Position, parse_move, split_move_list};
+
+    fn moves(list: &str) -> Vec<Move> {
+        split_move_list(list)
+            .iter()
+            .map(|m| parse_move(m, 8).unwrap())
+            .collect()
+    }
+
+    fn key(list: &str) -> Key {
+        let mut game = Game::new(8).unwrap();
+        for mv in moves(list) {
+            game.play_next(mv).unwrap();
+        }
+        Key::of(game.position()).unwrap()
+    }
+
+    #[test]
+    fn mirror_images_of_games_count_as_one() {
+        // "d3 c5 f6" is "f5 d6 c3" reflected in the anti-diagonal; "f5 d6
+        // c4 d3 c3" reaches "f5 d6 c3 d3 c4" by another order.
+        let games = [
+            moves("f5 d6 c3 d3 c4"),
+            moves("d3 c5 f6 f5 e6"),
+            moves("f5 d6 c4 d3 c3"),
+        ];
+        let nodes = gather(games, 5, 2);
+        assert_eq!(nodes[&key("")], 3);
+        assert_eq!(nodes[&key("f5 d6")], 3);
+        assert_eq!(nodes[&key("f5 d6 c3")], 2);
+        assert_eq!(nodes[&key("f5 d6 c3 d3 c4")], 3);
+        // Reached by one game alone: left out.
+        assert!(!nodes.contains_key(&key("f5 d6 c4")));
+        assert_eq!(nodes.len(), 6);
+    }
+
+    #[test]
+    fn values_back_up_by_negamax_through_the_book_and_its_deviations() {
+        // After f5 (White to move): d6 and f6 are in the book, valued +0.5
+        // and +1.2 for Black by their deviations; f4, the deviation of f5,
+        // -0.3 for White. White's best is then f4 (-0.3), the start's
+        // value +0.3.
+        let leaf = |value| Entry {
+            games: 2,
+            value: 0,
+            deviation: Some(Deviation {
+                child: key("f5 d6 c3"),
+                value,
+            }),
+            depth: 10,
+        };
+        let mut entries = BTreeMap::new();
+        entries.insert(key("f5 d6"), leaf(50));
+        entries.insert(key("f5 f6"), leaf(120));
+        entries.insert(
+            key("f5"),
+            Entry {
+                deviation: Some(Deviation {
+                    child: key("f5 f4"),
+                    value: -30,
+                }),
+                ..leaf(0)
+            },
+        );
+        entries.insert(
+            key(""),
+            Entry {
+                deviation: None,
+                ..leaf(0)
+            },
+        );
+        let settings = Settings {
+            plies: 2,
+            min_games: 2,
+            depth: 10,
+        };
+        let book = back_up(settings, entries);
+        assert_eq!(book.entries[&key("f5")].value, -30);
+        assert_eq!(book.entries[&key("")].value, 30);
+        let mut game = Game::new(8).unwrap();
+        game.play_next(moves("f5")[0]).unwrap();
+        let shown: Vec<(String, i16, bool)> = book
+            .moves(game.position())
+            .iter()
+            .map(|m| (m.mv.standard(), m.value, m.deviation))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("f4".to_string(), -30, true),
+                ("d6".to_string(), -50, false),
+                ("f6".to_string(), -120, false)
+            ]
+        );
+        // The start's four moves all lead to f5's position.
+        assert_eq!(book.moves(&Position::start(8).unwrap()).len(), 4);
+        assert_eq!(Book::from_bytes(&book.to_bytes()).unwrap(), book);
+    }
+
+    #[test]
+    fn shards_merge_into_the_same_bytes_as_one_run() {
+        let games = [
+            moves("f5 d6 c3 d3 c4 f4"),
+            moves("f5 f6 e6 f4 e3 c5"),
+            moves("f5 d6 c3 d3 c4 f4"),
+            moves("f5 f6 e6 f4 e3 d6"),
+        ];
+        let nodes = gather(games, 6, 1);
+        let settings = Settings {
+            plies: 6,
+            min_games: 1,
+            depth: 3,
+        };
+        let mut engine = Engine::new("strong", Resources::default()).unwrap();
+        let whole = back_up(
+            settings,
+            evaluate(&nodes, 3, Shard::ALL, &mut engine, || {}),
+        );
+        let parts: Vec<Part> = (1..=3)
+            .map(|k| {
+                let shard = Shard { index: k, count: 3 };
+                Part {
+                    settings,
+                    shard,
+                    total: nodes.len() as u32,
+                    entries: evaluate(&nodes, 3, shard, &mut engine, || {}),
+                }
+            })
+            .collect();
+        let read: Vec<Part> = parts
+            .iter()
+            .rev()
+            .map(|p| Part::from_bytes(&p.to_bytes()).unwrap())
+            .collect();
+        assert_eq!(merge(read).unwrap().to_bytes(), whole.to_bytes());
+        // The leaves' deviations are searched.
+        let leaf = &whole.entries[&Key::of(&{
+            let mut g = Game::new(8).unwrap();
+            for mv in moves("f5 d6 c3 d3 c4 f4") {
+                g.play_next(mv).unwrap();
+            }
+            *g.position()
+        })
+        .unwrap()];
+        assert!(leaf.deviation.is_some() && leaf.depth == 3, "{leaf:?}");
+        // A missing shard is named.
+        let two = parts[..2].to_vec();
+        assert!(matches!(merge(two), Err(PartError::Missing { .. })));
+    }
+}

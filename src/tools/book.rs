@@ -1,0 +1,204 @@
+//! `reversi book`: building an opening book from game records (whole, or
+//! a shard's part for a batch scheduler), merging the parts, and showing
+//! the book's moves at a position.
+
+use crate::book::build::{self, Part, PartError};
+use crate::book::{Book, BookError, EXACT, Settings};
+use crate::engine::{Engine, Resources};
+use crate::rules::{Game, Move, parse_move, printable, split_move_list};
+use crate::shard::Shard;
+use crate::tools::sealed::Pending;
+use std::io::{self, BufRead, Write};
+
+/// Why a book could not be built, merged or shown.
+#[derive(Debug, thiserror::Error)]
+pub enum BookToolError {
+    #[error("{path}: {source}")]
+    File { path: String, source: io::Error },
+    #[error("{path}: {source}")]
+    Book { path: String, source: BookError },
+    #[error("{path}: {source}")]
+    Part { path: String, source: PartError },
+    #[error(transparent)]
+    Merge(PartError),
+    #[error("games, line {line}: {why}")]
+    Game { line: usize, why: String },
+    #[error("'{}': {why}", printable(.moves))]
+    Moves { moves: String, why: String },
+}
+
+/// Reads game records, one a line: a move list (`f5d6c3...`), or a WTHOR
+/// line (`1977 f5d6c3... 34-30`, the moves being the second word); `#`
+/// starts a comment. Every move is checked.
+pub fn read_games(input: impl BufRead) -> Result<Vec<Vec<Move>>, BookToolError> {
+    let mut games = Vec::new();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|source| BookToolError::File {
+            path: "games".into(),
+            source,
+        })?;
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let moves = match words.as_slice() {
+            [year, moves, ..] if year.chars().all(|c| c.is_ascii_digit()) => moves.to_string(),
+            _ => line.to_string(),
+        };
+        let bad = |why: String| BookToolError::Game { line: i + 1, why };
+        let mut game = Game::new(8).expect("8x8 is supported");
+        let mut list = Vec::new();
+        for text in split_move_list(&moves) {
+            let mv = parse_move(&text, 8).map_err(|e| bad(e.to_string()))?;
+            // Passes are implied in WTHOR's lists.
+            if game.position().must_pass() {
+                game.play_next(Move::Pass).map_err(|e| bad(e.to_string()))?;
+                list.push(Move::Pass);
+            }
+            game.play_next(mv)
+                .map_err(|e| bad(format!("{}: {e}", printable(&text))))?;
+            list.push(mv);
+        }
+        games.push(list);
+    }
+    Ok(games)
+}
+
+/// Builds `settings`' book (or, for a shard other than the whole, its
+/// part) from `games` into `out`, searching on a fresh `strong` engine.
+pub fn build_book(
+    games: Vec<Vec<Move>>,
+    settings: Settings,
+    shard: Shard,
+    out: &str,
+) -> Result<String, BookToolError> {
+    let file = Pending::new(out).map_err(|source| BookToolError::File {
+        path: out.into(),
+        source,
+    })?;
+    let nodes = build::gather(games, settings.plies as usize, settings.min_games);
+    let mine = (0..nodes.len() as u64).filter(|&k| shard.has(k)).count();
+    let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
+    let bar = crate::progress::progress(
+        mine as u64,
+        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
+    );
+    let entries = build::evaluate(&nodes, settings.depth, shard, &mut engine, || bar.inc(1));
+    bar.finish_and_clear();
+    let (bytes, what) = if shard == Shard::ALL {
+        let book = build::back_up(settings, entries);
+        (book.to_bytes(), format!("{} positions", book.entries.len()))
+    } else {
+        let part = Part {
+            settings,
+            shard,
+            total: nodes.len() as u32,
+            entries,
+        };
+        let what = format!(
+            "{} of the book's {} positions (shard {}/{})",
+            part.entries.len(),
+            nodes.len(),
+            shard.index,
+            shard.count
+        );
+        (part.to_bytes(), what)
+    };
+    commit(file, &bytes)?;
+    Ok(what)
+}
+
+/// Merges the shards' part files `parts` into the book `out`.
+pub fn merge_parts(parts: &[String], out: &str) -> Result<String, BookToolError> {
+    let file = Pending::new(out).map_err(|source| BookToolError::File {
+        path: out.into(),
+        source,
+    })?;
+    let mut read = Vec::new();
+    for path in parts {
+        let bytes = std::fs::read(path).map_err(|source| BookToolError::File {
+            path: path.clone(),
+            source,
+        })?;
+        read.push(
+            Part::from_bytes(&bytes).map_err(|source| BookToolError::Part {
+                path: path.clone(),
+                source,
+            })?,
+        );
+    }
+    let book = build::merge(read).map_err(BookToolError::Merge)?;
+    commit(file, &book.to_bytes())?;
+    Ok(format!("{} positions", book.entries.len()))
+}
+
+/// Reads the book at `path`.
+pub fn load(path: &str) -> Result<Book, BookToolError> {
+    let bytes = std::fs::read(path).map_err(|source| BookToolError::File {
+        path: path.into(),
+        source,
+    })?;
+    Book::from_bytes(&bytes).map_err(|source| BookToolError::Book {
+        path: path.into(),
+        source,
+    })
+}
+
+/// The book's moves after `moves` (a move list from the start), one a
+/// line: the move, its value in discs for the side to move, the games
+/// that played it, or `deviation` and the depth of its search.
+pub fn show(book: &Book, moves: &str, out: &mut dyn Write) -> Result<(), BookToolError> {
+    let mut game = Game::new(8).expect("8x8 is supported");
+    for text in split_move_list(moves) {
+        let bad = |why: String| BookToolError::Moves {
+            moves: moves.into(),
+            why,
+        };
+        let mv = parse_move(&text, 8).map_err(|e| bad(e.to_string()))?;
+        if game.position().must_pass() && mv != Move::Pass {
+            game.play_next(Move::Pass).map_err(|e| bad(e.to_string()))?;
+        }
+        game.play_next(mv).map_err(|e| bad(e.to_string()))?;
+    }
+    let pos = game.position();
+    let io = |source| BookToolError::File {
+        path: "stdout".into(),
+        source,
+    };
+    let Some(entry) = book.entry(pos) else {
+        writeln!(out, "not in the book").map_err(io)?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "{} games; value {:+.2} for the side to move",
+        entry.games,
+        f64::from(entry.value) / 100.0
+    )
+    .map_err(io)?;
+    for m in book.moves(pos) {
+        let source = if m.deviation {
+            match entry.depth {
+                EXACT => "deviation, exact".to_string(),
+                d => format!("deviation, depth {d}"),
+            }
+        } else {
+            format!("{} games", m.games)
+        };
+        writeln!(
+            out,
+            "{} {:+.2} {source}",
+            m.mv.standard(),
+            f64::from(m.value) / 100.0
+        )
+        .map_err(io)?;
+    }
+    Ok(())
+}
+
+fn commit(file: Pending, bytes: &[u8]) -> Result<(), BookToolError> {
+    let path = file.path().to_string_lossy().into_owned();
+    file.commit(bytes)
+        .map_err(|source| BookToolError::File { path, source })
+}

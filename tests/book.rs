@@ -1,0 +1,128 @@
+//! `reversi book` through the binary: a book built from a few games (its
+//! shards merged to the same bytes), shown, and played from by the daemon.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn reversi(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn folder() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Four games, the first two mirror images of each other (WTHOR's layout
+/// for one, plain move lists for the others).
+const GAMES: &str = "# a comment\n\
+    1990 f5d6c3d3c4f4f6f3e6e7 34-30\n\
+    d3c5f6f5e6e3c3f3 \n\
+    f5f6e6f4e3c5c4d3\n\
+    f5d6c5f4e3c6d3f6\n";
+
+#[test]
+fn a_book_is_built_in_shards_shown_and_played_from() {
+    let dir = folder();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let build = |out: &str, shard: &str| {
+        let o = reversi(
+            &[
+                "book",
+                "build",
+                "--plies",
+                "6",
+                "--min-games",
+                "1",
+                "--depth",
+                "4",
+                "--out",
+                out,
+                "--shard",
+                shard,
+            ],
+            GAMES,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let whole = build(&path("book.bin"), "1/1");
+    // Start, f5 (four first moves, one position), and 6 plies of 3
+    // distinct games but for the shared f5 d6: 1 + 1 + 5 + 5 + 4.
+    assert!(whole.ends_with("book.bin: 16 positions\n"), "{whole}");
+    assert!(build(&path("p1.bin"), "1/2").contains("8 of the book's 16 positions (shard 1/2)"));
+    build(&path("p2.bin"), "2/2");
+    let merged = reversi(
+        &[
+            "book",
+            "merge",
+            "--out",
+            &path("merged.bin"),
+            &path("p2.bin"),
+            &path("p1.bin"),
+        ],
+        "",
+    );
+    assert!(merged.status.success());
+    let bytes = std::fs::read(path("book.bin")).unwrap();
+    assert_eq!(std::fs::read(path("merged.bin")).unwrap(), bytes);
+    // After f5 the book has the two replies the games played (d6 in
+    // three, f6 in one), and the best one no game played.
+    let shown = reversi(&["book", "show", "--book", &path("book.bin"), "f5"], "");
+    let text = String::from_utf8(shown.stdout).unwrap();
+    assert!(text.starts_with("4 games; value "), "{text}");
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("deviation, depth 4"))
+            .count(),
+        1
+    );
+    for reply in ["d6 ", "f6 "] {
+        assert!(lines.iter().any(|l| l.starts_with(reply)), "{text}");
+    }
+    // The daemon plays the book's best move at f5 (the first line).
+    let best = lines[0].split(' ').next().unwrap();
+    let played = reversi(
+        &["gtp", "--book", &path("book.bin")],
+        "play B f5\ngenmove W\nquit\n",
+    );
+    let replies = String::from_utf8(played.stdout).unwrap();
+    assert!(
+        replies.starts_with(&format!("=\n\n= {best}\n")),
+        "{replies}"
+    );
+    // A damaged book is refused with the reason, by every command.
+    let mut bad = bytes.clone();
+    bad[40] ^= 0x10;
+    std::fs::write(path("bad.bin"), &bad).unwrap();
+    for args in [
+        vec!["book", "show", "--book", &path("bad.bin")],
+        vec!["gtp", "--book", &path("bad.bin")],
+    ] {
+        let o = reversi(
+            &args.iter().map(|s| s.as_ref()).collect::<Vec<&str>>(),
+            "quit\n",
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("damaged opening book file"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
