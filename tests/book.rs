@@ -109,6 +109,22 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
         replies.starts_with(&format!("=\n\n= {best}\n")),
         "{replies}"
     );
+    // The same through `set book`, refusals changing nothing, and `off`.
+    let session = format!(
+        "set bookrandomness 1\nset book {0}\nset book {0}.missing\nset bookrandomness 65\n\
+         play B f5\ngenmove W\nundo\nset book off\nset depth 1\ngenmove W\nquit\n",
+        path("book.bin")
+    );
+    let replies = String::from_utf8(reversi(&["gtp"], &session).stdout).unwrap();
+    let answers: Vec<&str> = replies.split("\n\n").collect();
+    assert_eq!(answers[0], "? no book (set book <file> first)", "{replies}");
+    assert_eq!(answers[1], "=");
+    assert!(
+        answers[2].starts_with("? ") && answers[2].contains("missing"),
+        "{replies}"
+    );
+    assert_eq!(answers[3], "? book randomness must be 0 to 64 discs");
+    assert_eq!(answers[5], format!("= {best}"), "{replies}");
     // A damaged book is refused with the reason, by every command.
     let mut bad = bytes.clone();
     bad[40] ^= 0x10;

@@ -210,6 +210,11 @@ impl Engine {
         self.book = book;
     }
 
+    /// The book played from, to change how it is played.
+    pub fn book_mut(&mut self) -> Option<&mut OpeningBook> {
+        self.book.as_mut()
+    }
+
     /// Takes the book away (to give it to the engine of another player).
     pub fn take_book(&mut self) -> Option<OpeningBook> {
         self.book.take()

@@ -75,6 +75,10 @@ pub enum Setting {
     Depth(u64),
     Hash(u64),
     Threads(u64),
+    /// An opening book file for `strong`, or `off`.
+    Book(String),
+    /// Discs from the book's best within which its moves are drawn.
+    BookRandomness(u64),
     Notation(Notation),
 }
 
@@ -205,6 +209,8 @@ impl fmt::Display for Command {
                 Setting::Depth(d) => write!(f, "{name} depth {d}"),
                 Setting::Hash(mb) => write!(f, "{name} hash {mb}"),
                 Setting::Threads(n) => write!(f, "{name} threads {n}"),
+                Setting::Book(b) => write!(f, "{name} book {b}"),
+                Setting::BookRandomness(d) => write!(f, "{name} bookrandomness {d}"),
                 Setting::Notation(n) => write!(
                     f,
                     "{name} notation {}",

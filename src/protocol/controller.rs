@@ -5,7 +5,7 @@
 use super::Startup;
 use super::command::{Command, Notation, Setting, Setup};
 use super::grammar::{COMMANDS, Rejection, Request, spec};
-use crate::engine::{Clock, Engine, MAX_HASH_MB, MAX_THREADS, Options};
+use crate::engine::{Clock, Engine, MAX_HASH_MB, MAX_THREADS, OpeningBook, Options};
 use crate::players::Evaluation;
 use crate::rules::{
     Color, Game, Move, Position, RulesError, Square, ggf, is_supported_size, parse_move, printable,
@@ -482,6 +482,19 @@ impl<W: Write> Controller<W> {
             }
             Setting::Threads(n) => self.engine.set_threads(n as usize),
             Setting::Notation(n) => self.notation = n,
+            Setting::Book(path) if path.eq_ignore_ascii_case("off") => self.engine.set_book(None),
+            Setting::Book(path) => {
+                let book = crate::tools::book::load(&path).map_err(|e| e.to_string())?;
+                self.engine
+                    .set_book(Some(OpeningBook::new(std::sync::Arc::new(book))));
+            }
+            Setting::BookRandomness(d) if d > 64 => {
+                return Err("book randomness must be 0 to 64 discs".into());
+            }
+            Setting::BookRandomness(d) => match self.engine.book_mut() {
+                Some(book) => book.set_randomness(d as f64, 0),
+                None => return Err("no book (set book <file> first)".into()),
+            },
         }
         Ok(String::new())
     }

@@ -158,6 +158,10 @@ fn setting(i: &str) -> Res<'_, Setting> {
         map(number("depth"), Setting::Depth),
         map(number("hash"), Setting::Hash),
         map(number("threads"), Setting::Threads),
+        map(number("bookrandomness"), Setting::BookRandomness),
+        map(preceded((tag_no_case("book"), space1), word), |w| {
+            Setting::Book(w.to_string())
+        }),
         map(
             preceded(
                 (tag_no_case("notation"), space1),
@@ -322,7 +326,7 @@ pub static COMMANDS: &[Spec] = &[
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",
-        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui",
+        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui | set book <file>|off | set bookrandomness <discs>",
         |i| whole(i, setting).map(Command::Set)
     ),
     spec!(
@@ -476,6 +480,8 @@ mod tests {
             any::<u64>().prop_map(Setting::Depth),
             any::<u64>().prop_map(Setting::Hash),
             any::<u64>().prop_map(Setting::Threads),
+            word.prop_map(Setting::Book),
+            any::<u64>().prop_map(Setting::BookRandomness),
             prop_oneof![
                 Just(Notation::Standard),
                 Just(Notation::Upper),
