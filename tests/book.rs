@@ -125,6 +125,34 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     );
     assert_eq!(answers[3], "? book randomness must be 0 to 64 discs");
     assert_eq!(answers[5], format!("= {best}"), "{replies}");
+    // NBoard's hints after f5 d6: the book's moves as `book` lines (c3
+    // in two games, c5 in one, and the deviation), the searched ones for
+    // the others.
+    let ggf = "(;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 \
+        ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)";
+    let hints = reversi(
+        &["nboard", "--book", &path("book.bin")],
+        &format!("nboard 2\nset depth 3\nset game {ggf}\nhint 64\nping 1\nquit\n"),
+    );
+    let text = String::from_utf8(hints.stdout).unwrap();
+    let book: Vec<&str> = text.lines().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(book.len(), 3, "{text}");
+    let has = |start: &str, end: &str| {
+        book.iter()
+            .any(|l| l.starts_with(start) && l.ends_with(end))
+    };
+    assert!(has("book C3 ", " 2 4 played"), "{text}");
+    assert!(has("book C5 ", " 1 4 played"), "{text}");
+    assert!(has("book ", " 0 4 deviation"), "{text}");
+    let searched: Vec<&str> = text.lines().filter(|l| l.starts_with("search ")).collect();
+    assert!(!searched.is_empty(), "{text}");
+    for l in &book {
+        let mv = l.split(' ').nth(1).unwrap();
+        assert!(
+            !searched.iter().any(|s| s.split(' ').nth(1) == Some(mv)),
+            "{text}"
+        );
+    }
     // A damaged book is refused with the reason, by every command.
     let mut bad = bytes.clone();
     bad[40] ^= 0x10;

@@ -215,6 +215,15 @@ impl Engine {
         self.book.as_mut()
     }
 
+    /// `strong`'s book moves at `position` and the depth of their values
+    /// ([`OpeningBook::moves`]); none for other players or without a book.
+    pub fn book_moves(&self, position: &Position) -> (Vec<crate::book::BookMove>, u32) {
+        match &self.book {
+            Some(book) if self.player == "strong" => book.moves(position),
+            _ => (Vec::new(), 0),
+        }
+    }
+
     /// Takes the book away (to give it to the engine of another player).
     pub fn take_book(&mut self) -> Option<OpeningBook> {
         self.book.take()

@@ -2,7 +2,7 @@
 //! `strong`'s move is the book's best (or, with some randomness, one of
 //! those within that many discs of it), at once and without a search.
 
-use crate::book::Book;
+use crate::book::{Book, BookMove};
 use crate::players::{Decision, MoveScore};
 use crate::rules::Position;
 use crate::search::tunables::SOLVED_BELOW;
@@ -45,14 +45,22 @@ impl OpeningBook {
         self.rng.set_stream(number);
     }
 
-    /// The book's move at `pos`, if the book holds it and the position is
-    /// not one the solver plays exactly (it is never overridden). Its
-    /// score is the book's value, at depth 0.
+    /// The book's moves at `pos`, best first (none where the solver plays
+    /// exactly: the book never overrides it), and the depth its values
+    /// come from.
+    pub fn moves(&self, pos: &Position) -> (Vec<BookMove>, u32) {
+        let moves = if pos.empties() <= SOLVED_BELOW {
+            Vec::new()
+        } else {
+            self.book.moves(pos)
+        };
+        (moves, self.book.settings.depth)
+    }
+
+    /// The book's move at `pos`, if it has one ([`OpeningBook::moves`]).
+    /// Its score is the book's value, at depth 0.
     pub fn decide(&mut self, pos: &Position) -> Option<Decision> {
-        if pos.empties() <= SOLVED_BELOW {
-            return None;
-        }
-        let moves = self.book.moves(pos);
+        let (moves, _) = self.moves(pos);
         let best = moves.first()?.value;
         let near = (self.randomness * 100.0).round() as i32;
         let close: Vec<_> = moves

@@ -359,13 +359,27 @@ impl<W: Write> NboardFront<W> {
             ..Limits::default()
         };
         self.say(&format!("status {NAME} is thinking"))?;
+        // The book's moves first, as `book` lines; the search's lines are
+        // for the other moves (the GUI keeps one hint a square).
+        let (book, depth) = self.engine.book_moves(&pos);
+        for m in book.iter().take(k) {
+            let eval = f64::from(m.value) / 100.0;
+            let note = if m.deviation { "deviation" } else { "played" };
+            self.say(&format!(
+                "book {} {eval:+.2} {} {depth} {note}",
+                mv_text(m.mv),
+                m.games
+            ))?;
+        }
+        let in_book: Vec<Move> = book.iter().map(|m| m.mv).collect();
+        let k = k.saturating_sub(in_book.len().min(k));
         let out = &mut self.out;
         let mut shown = false;
         let mut written: io::Result<()> = Ok(());
         let mut progress = |a: &Analysis| {
             if written.is_ok() {
                 shown = true;
-                written = write_lines(out, &hint_lines(a, k, passing));
+                written = write_lines(out, &hint_lines(&without(a, &in_book), k, passing));
             }
         };
         let analysis = self.engine.analyse(&searched, limits, false, &mut progress);
@@ -374,7 +388,10 @@ impl<W: Write> NboardFront<W> {
             Ok(a) => {
                 if !shown {
                     // Stopped before the first depth: the static scores.
-                    write_lines(&mut self.out, &hint_lines(&a, k, passing))?;
+                    write_lines(
+                        &mut self.out,
+                        &hint_lines(&without(&a, &in_book), k, passing),
+                    )?;
                 }
                 let seconds = a.elapsed.as_secs_f64();
                 self.say(&format!("nodestats {} {seconds:.2}", a.nodes))?;
@@ -382,6 +399,19 @@ impl<W: Write> NboardFront<W> {
             Err(e) => log::warn!("nboard: no hints: {e}"),
         }
         self.say("status")
+    }
+}
+
+/// `a` without the moves `left_out` (those the book shows).
+fn without(a: &Analysis, left_out: &[Move]) -> Analysis {
+    Analysis {
+        scores: a
+            .scores
+            .iter()
+            .filter(|s| !left_out.contains(&s.mv))
+            .copied()
+            .collect(),
+        ..*a
     }
 }
 
