@@ -1,22 +1,13 @@
 //! `reversi book` through the binary: a book built from a few games (its
 //! shards merged to the same bytes), shown, and played from by the daemon.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn reversi(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    // A program that refuses its arguments exits without reading: the
-    // pipe may then be closed before the input is written.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
+    common::run(args, input.as_bytes())
 }
 
 fn folder() -> PathBuf {

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::outcomes;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -150,18 +151,6 @@ fn selfplay_resumes_over_a_torn_record_and_refuses_damage() {
         };
         assert_eq!(*verdict, expected, "{damage:?}");
     }
-}
-
-/// The results lines of a results file without their times and checksum:
-/// pairing, game, Black's discs, forfeit.
-fn outcomes(bytes: &[u8]) -> Vec<String> {
-    let mut lines: Vec<String> = String::from_utf8_lossy(bytes)
-        .lines()
-        .filter(|l| l.starts_with("result "))
-        .map(|l| l.split(' ').take(6).collect::<Vec<_>>().join(" "))
-        .collect();
-    lines.sort();
-    lines
 }
 
 #[test]

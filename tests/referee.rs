@@ -3,6 +3,9 @@
 //! babble each lose their games by forfeit while the match goes on, and the
 //! records written are complete games.
 
+mod common;
+
+use common::outcomes;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -563,11 +566,7 @@ fn an_interrupted_referee_ends_its_engines() {
 
 /// `reversi match <args>`: (stdout, stderr); it must succeed.
 fn match_run(args: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap();
+    let out = common::run(&[&["match"], args].concat(), b"");
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{err}");
     (String::from_utf8(out.stdout).unwrap(), err)
@@ -586,6 +585,8 @@ fn an_sprt_stops_once_it_has_decided() {
         "elo0=0,elo1=50",
         "--concurrency",
         "2",
+        "--margin-ms",
+        MARGIN_MS,
     ]);
     let sprt = table.lines().last().unwrap();
     assert!(sprt.contains("H1 accepted (elo 50 or more)"), "{table}");
@@ -614,20 +615,22 @@ fn an_sprt_stops_once_it_has_decided() {
         "2000",
         "--sprt",
         "elo0=0,elo1=20",
+        "--margin-ms",
+        MARGIN_MS,
     ]);
     assert!(table.contains("H0 accepted (elo 0 or less)"), "{table}");
     // A round robin has no single pair of players to test.
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args([
+    let out = common::run(
+        &[
             "match",
             "greedy",
             "random",
             "first",
             "--sprt",
             "elo0=0,elo1=5",
-        ])
-        .output()
-        .unwrap();
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt needs a match of two players"));
 }
@@ -641,7 +644,7 @@ fn games_in_parallel_come_out_as_one_at_a_time() {
     std::fs::create_dir_all(&dir).unwrap();
     // A run's results (resuming what `keep` of the results file's lines
     // hold, when given).
-    let outcomes = |concurrency: &str, keep: Option<usize>| {
+    let played = |concurrency: &str, keep: Option<usize>| {
         let results = dir.join(format!("r{concurrency}.txt"));
         match keep {
             Some(lines) => {
@@ -663,23 +666,18 @@ fn games_in_parallel_come_out_as_one_at_a_time() {
             concurrency,
             "--results",
             results.to_str().unwrap(),
+            "--margin-ms",
+            MARGIN_MS,
         ]);
-        let text = std::fs::read_to_string(&results).unwrap();
-        let mut lines: Vec<String> = text
-            .lines()
-            .filter(|l| l.starts_with("result "))
-            .map(|l| l.split(' ').take(6).collect::<Vec<_>>().join(" "))
-            .collect();
-        lines.sort();
-        lines
+        outcomes(&std::fs::read(&results).unwrap())
     };
-    let one = outcomes("1", None);
+    let one = played("1", None);
     assert_eq!(one.len(), 24);
-    assert_eq!(outcomes("2", None), one);
-    assert_eq!(outcomes("3", None), one);
+    assert_eq!(played("2", None), one);
+    assert_eq!(played("3", None), one);
     // Stopped after 10 results (the header is 8 lines): the same command
     // plays the other 14, and the whole comes out the same.
-    assert_eq!(outcomes("2", Some(8 + 10)), one);
+    assert_eq!(played("2", Some(8 + 10)), one);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

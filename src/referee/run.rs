@@ -18,7 +18,7 @@
 use super::arena::{self, GameResult, MatchConfig};
 use super::contestant::{Contestant, split_name};
 use super::openings::Openings;
-use super::sprt::{Decision, Pentanomial};
+use super::sprt::{Decision, Pairs, Pentanomial};
 use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
 use crate::players::UnknownPlayer;
@@ -595,7 +595,11 @@ pub fn run_pairs(
     let done: HashSet<(usize, usize)> = results.iter().map(|r| (r.pairing, r.game)).collect();
     // An SPRT already decided by a resumed file plays nothing more.
     let sprt = config.sprt.filter(|_| pairs.len() == 1);
-    let decided = sprt.is_some_and(|t| t.decide(&Pentanomial::of(&results)) != Decision::Open);
+    let mut pairs_so_far = Pairs::default();
+    for r in &results {
+        pairs_so_far.add(r);
+    }
+    let decided = sprt.is_some_and(|t| t.decide(&pairs_so_far.counts) != Decision::Open);
     let jobs: Vec<(usize, usize)> = (0..pairs.len())
         .flat_map(|k| (0..config.games).map(move |g| (k, g)))
         .filter(|&(k, g)| !decided && select(k, g) && !done.contains(&(k, g)))
@@ -612,7 +616,6 @@ pub fn run_pairs(
         "{bar:40} {pos}/{len} games, {elapsed} (eta {eta}) {msg}",
     );
     let mut written = Ok(());
-    let mut seen = results.clone();
     let on_game = |o: &arena::Outcome, r: &GameResult| {
         bar.inc(1);
         tell_forfeit(&bar, o);
@@ -622,8 +625,8 @@ pub fn run_pairs(
         let Some(test) = sprt else {
             return ControlFlow::Continue(());
         };
-        seen.push(r.clone());
-        let played = Pentanomial::of(&seen);
+        pairs_so_far.add(r);
+        let played = pairs_so_far.counts;
         bar.set_message(format!(
             "LLR {:.2} after {} pairs",
             test.llr(&played),

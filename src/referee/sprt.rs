@@ -28,6 +28,29 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pentanomial(pub [usize; 5]);
 
+/// Pairs counted as their games end: the complete pairs' counts, and the
+/// first player's points in each game whose partner has not ended yet.
+#[derive(Clone, Debug, Default)]
+pub struct Pairs {
+    pub counts: Pentanomial,
+    halves: HashMap<(usize, usize), usize>,
+}
+
+impl Pairs {
+    /// Counts the game `r` (games 2k and 2k+1 of a pairing make a pair).
+    pub fn add(&mut self, r: &GameResult) {
+        // The first player's points in the game: 2 a win, 1 a draw.
+        let sign = if r.game.is_multiple_of(2) { 1 } else { -1 };
+        let points = (r.winner() * sign + 1) as usize;
+        match self.halves.remove(&(r.pairing, r.game / 2)) {
+            Some(other) => self.counts.0[points + other] += 1,
+            None => {
+                self.halves.insert((r.pairing, r.game / 2), points);
+            }
+        }
+    }
+}
+
 /// The score of the pair outcomes, in points a game.
 const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
@@ -38,21 +61,11 @@ impl Pentanomial {
     /// The counts of the complete pairs among `results` (games 2k and
     /// 2k+1 of a pairing: its first player has Black in the even one).
     pub fn of<'a>(results: impl IntoIterator<Item = &'a GameResult>) -> Pentanomial {
-        let mut pairs: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        let mut pairs = Pairs::default();
         for r in results {
-            // The first player's points in the game: 2 a win, 1 a draw.
-            let sign = if r.game.is_multiple_of(2) { 1 } else { -1 };
-            let points = (r.winner() * sign + 1) as usize;
-            pairs
-                .entry((r.pairing, r.game / 2))
-                .or_default()
-                .push(points);
+            pairs.add(r);
         }
-        let mut counts = [0; 5];
-        for points in pairs.values().filter(|p| p.len() == 2) {
-            counts[points[0] + points[1]] += 1;
-        }
-        Pentanomial(counts)
+        pairs.counts
     }
 
     /// Complete pairs.

@@ -68,3 +68,15 @@ pub fn spawn(
     let stdin = child.stdin.take().unwrap();
     (child, stdin, rx)
 }
+
+/// The results lines of a match's results file without their times and
+/// checksum (pairing, game, Black's discs, forfeit), sorted.
+pub fn outcomes(bytes: &[u8]) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(bytes)
+        .lines()
+        .filter(|l| l.starts_with("result "))
+        .map(|l| l.split(' ').take(6).collect::<Vec<_>>().join(" "))
+        .collect();
+    lines.sort();
+    lines
+}
