@@ -15,7 +15,7 @@ use super::{
     Book, Deviation, EXACT, Entry, Key, Settings, decode, encode, final_value, moves_and_children,
 };
 use crate::engine::Engine;
-use crate::rules::{Game, Move};
+use crate::rules::{Game, Move, Position};
 use crate::search::{Limits, in_discs};
 use crate::shard::Shard;
 use crate::tools::sealed::{SealError, seal, unseal};
@@ -66,46 +66,72 @@ pub fn evaluate(
         if !shard.has(k as u64) {
             continue;
         }
-        let pos = key.position();
-        let mut entry = Entry {
+        let (deviation, depth) =
+            deviation(&key.position(), |k| nodes.contains_key(k), depth, engine);
+        let entry = Entry {
             games,
             value: 0,
-            deviation: None,
-            depth: EXACT,
+            deviation,
+            depth,
         };
-        let children = moves_and_children(&pos);
-        if children.iter().any(|(_, child)| !nodes.contains_key(child)) {
-            engine.new_game();
-            let limits = Limits {
-                depth: Some(depth),
-                ..Limits::unlimited()
-            };
-            if let Ok(analysis) = engine.analyse(&pos, limits, false, &mut |_| {}) {
-                let best = analysis
-                    .scores
-                    .iter()
-                    .filter_map(|s| {
-                        let (_, child) = children.iter().find(|(mv, _)| *mv == s.mv)?;
-                        (!nodes.contains_key(child)).then_some((s, *child))
-                    })
-                    .max_by_key(|(s, _)| s.score);
-                if let Some((s, child)) = best {
-                    entry.deviation = Some(Deviation {
-                        child,
-                        value: hundredths(in_discs(s.score)),
-                    });
-                    entry.depth = if s.exact {
-                        EXACT
-                    } else {
-                        s.depth.min(254) as u8
-                    };
-                }
-            }
-        }
         out.insert(key, entry);
         progress();
     }
     out
+}
+
+/// The deviation of `pos`: the best of its moves that lead to positions
+/// `in_book` does not hold, searched to `depth` plies on a fresh state of
+/// `engine` (its table cleared, so that the value does not depend on what
+/// was searched before), and the depth of its value ([`EXACT`] when
+/// exact). `(None, EXACT)` when every move leads into the book.
+pub fn deviation(
+    pos: &Position,
+    in_book: impl Fn(&Key) -> bool,
+    depth: u32,
+    engine: &mut Engine,
+) -> (Option<Deviation>, u8) {
+    let (played, unplayed): (Vec<_>, Vec<_>) = moves_and_children(pos)
+        .into_iter()
+        .partition(|(_, child)| in_book(child));
+    if unplayed.is_empty() {
+        return (None, EXACT);
+    }
+    engine.new_game();
+    // The search proves the best of the moves no game played: the played
+    // ones are left out at its root.
+    let limits = Limits {
+        depth: Some(depth),
+        excluded: played
+            .iter()
+            .filter_map(|(mv, _)| match mv {
+                Move::Place(sq) => Some(sq.index(8)),
+                Move::Pass => None,
+            })
+            .collect(),
+        ..Limits::unlimited()
+    };
+    let Ok(analysis) = engine.analyse(pos, limits, true, &mut |_| {}) else {
+        return (None, EXACT);
+    };
+    let best = analysis.scores.first().and_then(|s| {
+        let (_, child) = unplayed.iter().find(|(mv, _)| *mv == s.mv)?;
+        Some((s, *child))
+    });
+    match best {
+        Some((s, child)) => (
+            Some(Deviation {
+                child,
+                value: hundredths(in_discs(s.score)),
+            }),
+            if s.exact {
+                EXACT
+            } else {
+                s.depth.min(254) as u8
+            },
+        ),
+        None => (None, EXACT),
+    }
 }
 
 /// Discs as the book's hundredths.
@@ -243,7 +269,7 @@ mod tests {
     use super::*;
     use crate::book::Book;
     use crate::engine::Resources;
-    use crate::rules::{Position, parse_move, split_move_list};
+    use crate::rules::{parse_move, split_move_list};
 
     fn moves(list: &str) -> Vec<Move> {
         split_move_list(list)

@@ -152,7 +152,11 @@ impl Player for Strong {
 
     fn decide(&mut self, pos: &Position, limits: &Limits) -> Decision {
         let n = pos.size();
-        let moves = pos.legal_moves(pos.to_move());
+        let moves: Vec<Square> = pos
+            .legal_moves(pos.to_move())
+            .into_iter()
+            .filter(|sq| !limits.excluded.contains(&sq.index(n)))
+            .collect();
         let only = |mv| Decision {
             mv,
             score: None,
@@ -204,6 +208,7 @@ impl Player for Strong {
             b => one_ply(&b, PatternEval::builtin()),
             b => one_ply(&b, &Heuristic::new(n)))
         .into_iter()
+        .filter(|(sq, _)| !limits.excluded.contains(sq))
         .map(|(sq, score)| MoveScore {
             mv: Move::Place(Square::from_index(sq, n)),
             score,
@@ -305,5 +310,37 @@ mod tests {
         assert_eq!(describe(to_table(0), true), "+0 (exact)");
         assert_eq!(describe(to_table(-4), false), "-4 (final, not exact)");
         assert_eq!(describe(-150, false), "-1.50");
+    }
+
+    #[test]
+    fn excluded_root_moves_are_never_played_nor_scored() {
+        let mut game = crate::rules::Game::new(8).unwrap();
+        for m in ["f5", "d6", "c3", "d3", "c4"] {
+            game.play_next(crate::rules::parse_move(m, 8).unwrap())
+                .unwrap();
+        }
+        let pos = *game.position();
+        let legal = pos.legal_moves(pos.to_move());
+        let mut strong = Strong::default();
+        let limits = |excluded: Vec<usize>| Limits {
+            depth: Some(4),
+            excluded,
+            ..Limits::unlimited()
+        };
+        let all = strong.analyse(&pos, &limits(vec![]), &mut |_| {}).unwrap();
+        // Each move left out in turn: the best of the others, with the
+        // score the whole analysis gives it.
+        for left_out in &legal {
+            let excluded = vec![left_out.index(8)];
+            let d = strong.decide(&pos, &limits(excluded.clone()));
+            assert_ne!(d.mv, Move::Place(*left_out));
+            let rest = strong
+                .analyse(&pos, &limits(excluded), &mut |_| {})
+                .unwrap();
+            assert_eq!(rest.scores.len(), legal.len() - 1);
+            assert!(rest.scores.iter().all(|s| s.mv != Move::Place(*left_out)));
+            let best = all.scores.iter().find(|s| s.mv != Move::Place(*left_out));
+            assert_eq!(rest.scores[0].score, best.unwrap().score);
+        }
     }
 }

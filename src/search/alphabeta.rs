@@ -196,13 +196,16 @@ impl<'a, B: Endgame, E: Evaluator<B>> Search<'a, B, E> {
         let tt_move = self.tt.probe(board.hash_key()).and_then(|h| h.mv);
         let state = self.eval.state(board);
         self.order_moves(board, &state, moves, tt_move, 0, 3, false);
-        self.lists[0]
+        let roots: Vec<RootMove> = self.lists[0]
             .iter()
+            .filter(|(_, sq)| !self.limits.excluded.contains(sq))
             .map(|&(_, sq)| RootMove {
                 sq,
                 score: -INFINITY,
             })
-            .collect()
+            .collect();
+        assert!(!roots.is_empty(), "search needs a move it may play");
+        roots
     }
 
     /// Searches every root move at `depth` in the window; sorts `roots`

@@ -132,6 +132,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Raised from outside to stop the search now.
     pub stop: StopToken,
+    /// Root moves (square indices) the search leaves out, as UCI's
+    /// `searchmoves` keeps others out: an opening book's deviation is the
+    /// best move that no game played. At least one legal move must remain.
+    pub excluded: Vec<usize>,
 }
 
 impl Limits {
