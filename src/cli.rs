@@ -135,7 +135,7 @@ pub enum Command {
     /// Opponent > Add engine, command `reversi nboard` (its first word is
     /// looked up in the working directory: choose the folder that holds
     /// `reversi`).
-    Nboard(#[command(flatten)] DaemonArgs),
+    Nboard(NboardArgs),
     /// The Lab 7 program: board set-up, available moves, one checked move.
     Lab7,
     /// The Lab 8 Part 1 game: you against a computer player.
@@ -191,6 +191,51 @@ pub enum Command {
     Help(HelpArgs),
     /// Counts the leaves of the game tree from the start position.
     Perft(PerftArgs),
+}
+
+/// The options of `reversi nboard`.
+#[derive(clap::Args)]
+pub struct NboardArgs {
+    #[command(flatten)]
+    pub daemon: DaemonArgs,
+    /// Your own book file that `learn` (sent by the GUI after a game)
+    /// adds finished games to, and that `strong` then plays from; begun
+    /// as a copy of --book (or empty) when the file does not exist. The
+    /// --book file itself is never written.
+    #[arg(long)]
+    pub learn: Option<String>,
+}
+
+impl NboardArgs {
+    /// The engine's options and the book learned into: with --learn,
+    /// `strong` plays from the learning book.
+    pub fn options(
+        &self,
+    ) -> anyhow::Result<(engine::Options, Option<reversi::tools::book::LearningBook>)> {
+        let mut options = self.daemon.options()?;
+        let Some(path) = &self.learn else {
+            return Ok((options, None));
+        };
+        if let Some(book) = &self.daemon.book {
+            let same = |a: &str, b: &str| {
+                std::fs::canonicalize(a)
+                    .ok()
+                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+            };
+            if same(book, path) || book == path {
+                anyhow::bail!(
+                    "--learn {path} is the --book file: learning writes its own file and never the book it starts from"
+                );
+            }
+        }
+        let base = options.book.as_ref().map(|(b, _)| b.as_ref());
+        let learning = reversi::tools::book::LearningBook::open(path, base)?;
+        options.book = Some((
+            std::sync::Arc::new(learning.book().clone()),
+            self.daemon.book_randomness,
+        ));
+        Ok((options, Some(learning)))
+    }
 }
 
 /// The options of `reversi gtp`.

@@ -87,11 +87,15 @@ fn run(command: Command) -> anyhow::Result<()> {
     let out = &mut stdout.lock();
     match command {
         Command::Gtp(args) => run_gtp(args, out)?,
-        Command::Nboard(args) => reversi::protocol::nboard::run(
-            io::BufReader::new(io::stdin()),
-            &mut *out,
-            &args.options()?,
-        )?,
+        Command::Nboard(args) => {
+            let (options, learning) = args.options()?;
+            reversi::protocol::nboard::run(
+                io::BufReader::new(io::stdin()),
+                &mut *out,
+                &options,
+                learning,
+            )?
+        }
         Command::Help(HelpArgs { command }) => write!(out, "{}", help_text(command.as_deref())?)?,
         Command::Lab7 => lab::run_lab7(io::stdin().lock(), out)?,
         Command::Lab8(args) => run_lab8(args, out)?,

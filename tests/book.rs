@@ -113,6 +113,44 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     );
     assert_eq!(answers[3], "? book randomness must be 0 to 64 discs");
     assert_eq!(answers[5], format!("= {best}"), "{replies}");
+    // GTP's analyze marks the book's moves, best first, and searches the
+    // others (all legal moves are listed once); `analyze 1` is the move
+    // genmove plays.
+    let analysis = reversi(
+        &["gtp", "--book", &path("book.bin")],
+        "play B f5\nanalyze\nanalyze 1\nquit\n",
+    );
+    let replies = String::from_utf8(analysis.stdout).unwrap();
+    let answers: Vec<&str> = replies.split("\n\n").collect();
+    let all: Vec<&str> = answers[1].trim_start_matches("= ").lines().collect();
+    assert_eq!(all.len(), 3, "{replies}");
+    assert_eq!(all[0].split(' ').next(), Some(best), "{replies}");
+    assert!(all.iter().any(|l| l.ends_with("book deviation depth 4")));
+    assert_eq!(
+        all.iter().filter(|l| l.contains(" book ")).count(),
+        3,
+        "{replies}"
+    );
+    assert_eq!(answers[2], format!("= {}", all[0]), "{replies}");
+    let after_d6 = reversi(
+        &["gtp", "--book", &path("book.bin")],
+        "play B f5\nplay W d6\nanalyze\nquit\n",
+    );
+    let replies = String::from_utf8(after_d6.stdout).unwrap();
+    let lines: Vec<&str> = replies.split("\n\n").nth(2).unwrap().lines().collect();
+    let legal = 5;
+    assert_eq!(lines.len(), legal, "{replies}");
+    let marked = lines.iter().take_while(|l| l.contains(" book ")).count();
+    assert_eq!(marked, 3, "{replies}");
+    // (`quit`, read at once, may cut the search: any depth.)
+    assert!(
+        lines[marked..].iter().all(|l| l.contains(" depth ")),
+        "{replies}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("book 2 games")),
+        "{replies}"
+    );
     // NBoard's hints after f5 d6: the book's moves as `book` lines (c3
     // in two games, c5 in one, and the deviation), the searched ones for
     // the others.
@@ -156,5 +194,81 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("damaged opening book file"));
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// NBoard's `learn` adds the game to the --learn file, begun from --book
+/// (which is never written), and the daemon plays from it at once and
+/// in later sessions.
+#[test]
+fn nboard_learns_games_into_its_own_book_file() {
+    let dir = folder().join("learn");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let built = reversi(
+        &[
+            "book",
+            "build",
+            "--plies",
+            "4",
+            "--min-games",
+            "1",
+            "--depth",
+            "2",
+            "--out",
+            &path("base.bin"),
+        ],
+        "f5d6c3d3\n",
+    );
+    assert!(built.status.success());
+    let base = std::fs::read(path("base.bin")).unwrap();
+    // A game that leaves the book at its second move (f6, not d6).
+    let ggf = "(;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 \
+        ---------------------------O*------*O--------------------------- *]\
+        B[F5]W[F6]B[E6]W[F4]B[E3];)";
+    let mine = path("mine.bin");
+    let nboard = |script: &str| {
+        let o = reversi(
+            &["nboard", "--book", &path("base.bin"), "--learn", &mine],
+            script,
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let at_f6 = "(;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 \
+        ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)";
+    let hint = |game: &str| format!("nboard 2\nset depth 2\nset game {game}\nhint 3\nping 1\n");
+    // Before learning, the base book does not hold the position after f6.
+    let before = nboard(&format!("{}quit\n", hint(at_f6)));
+    assert!(!before.contains("\nbook "), "{before}");
+    assert!(!std::path::Path::new(&mine).exists());
+    let session = nboard(&format!(
+        "nboard 2\nset game {ggf}\nlearn\nping 2\n{}quit\n",
+        hint(at_f6)
+    ));
+    assert!(session.contains("learned\npong 2\n"), "{session}");
+    // The game's move e6 is a book move now, in this session and the next.
+    assert!(session.contains("book E6 "), "{session}");
+    let later = nboard(&format!("{}quit\n", hint(at_f6)));
+    assert!(later.contains("book E6 "), "{later}");
+    assert_eq!(std::fs::read(path("base.bin")).unwrap(), base);
+    let shown = reversi(&["book", "show", "--book", &mine, "f5 f6"], "");
+    assert!(
+        String::from_utf8(shown.stdout)
+            .unwrap()
+            .starts_with("1 games;")
+    );
+    // Learning into the --book file itself is refused.
+    let o = reversi(
+        &[
+            "nboard",
+            "--book",
+            &path("base.bin"),
+            "--learn",
+            &path("base.bin"),
+        ],
+        "quit\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("never the book it starts from"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -23,6 +23,7 @@
 //! search (u8; 255 for an exact value).
 
 pub mod build;
+pub mod learn;
 
 use crate::rules::{Color, Move, Position};
 use crate::tools::sealed::{SealError, seal, unseal};

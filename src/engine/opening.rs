@@ -30,6 +30,11 @@ impl OpeningBook {
         }
     }
 
+    /// Plays from `book` from now on, drawn as before.
+    pub fn replace_book(&mut self, book: Arc<Book>) {
+        self.book = book;
+    }
+
     /// Draws among the moves within `discs` of the best from now on (0:
     /// the best alone), from a generator seeded with `seed`.
     pub fn set_randomness(&mut self, discs: f64, seed: u64) {

@@ -310,27 +310,51 @@ impl<W: Write> Controller<W> {
         if !pos.has_moves(pos.to_move()) {
             return Ok("pass".into());
         }
-        let limits = self.limits(&pos, token, received);
+        let n = self.n();
+        let legal = pos.legal_moves(pos.to_move());
+        let k = k.map_or(legal.len(), |k| k as usize).max(1);
+        // The book's moves first, marked; the search scores the others.
+        let (book, depth) = self.engine.book_moves(&pos);
+        let mut lines: Vec<String> = book
+            .iter()
+            .take(k)
+            .map(|m| {
+                let mv = self.notation.write(m.mv, n);
+                let value = f64::from(m.value) / 100.0;
+                match m.deviation {
+                    true => format!("{mv} {value:+.2} book deviation depth {depth}"),
+                    false => format!("{mv} {value:+.2} book {} games", m.games),
+                }
+            })
+            .collect();
+        if lines.len() == k || book.len() == legal.len() {
+            return Ok(lines.join("\n"));
+        }
+        let limits = Limits {
+            excluded: book
+                .iter()
+                .filter_map(|m| match m.mv {
+                    Move::Place(sq) => Some(sq.index(n)),
+                    Move::Pass => None,
+                })
+                .collect(),
+            ..self.limits(&pos, token, received)
+        };
         // The best move alone needs only genmove's search, not a proof of
         // every other move's score.
         let scores = self
             .engine
-            .analyse(&pos, limits, k == Some(1), &mut |_| {})
+            .analyse(&pos, limits, k == 1, &mut |_| {})
             .map_err(|e| e.to_string())?
             .scores;
-        let k = k.map_or(scores.len(), |k| k as usize).max(1);
-        Ok(scores
-            .iter()
-            .take(k)
-            .map(|s| {
-                let mv = self.notation.write(s.mv, self.n());
-                match proven_discs(s.score).filter(|_| s.exact) {
-                    Some(discs) => format!("{mv} {discs:+} exact"),
-                    None => format!("{mv} {:+.2} depth {}", in_discs(s.score), s.depth),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n"))
+        lines.extend(scores.iter().take(k - lines.len()).map(|s| {
+            let mv = self.notation.write(s.mv, n);
+            match proven_discs(s.score).filter(|_| s.exact) {
+                Some(discs) => format!("{mv} {discs:+} exact"),
+                None => format!("{mv} {:+.2} depth {}", in_discs(s.score), s.depth),
+            }
+        }));
+        Ok(lines.join("\n"))
     }
 
     /// The player's static evaluation of the current position: its own

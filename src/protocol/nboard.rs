@@ -11,10 +11,11 @@
 //! is a checked [`GgfGame`], moves and hints come from the [`Engine`].
 
 use super::reader::{self, Line, MAX_LINE, Parsed};
-use crate::engine::{Analysis, Clock, Engine, MoveScore, Options};
+use crate::engine::{Analysis, Clock, Engine, MoveScore, OpeningBook, Options};
 use crate::rules::ggf::{self, GgfGame};
 use crate::rules::{Game, Move, Position, printable};
 use crate::search::{Limits, StopToken, in_discs, proven_discs};
+use crate::tools::book::LearningBook;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{digit1, space0, space1};
@@ -135,12 +136,17 @@ fn request(i: &str) -> IResult<&str, Request> {
 }
 
 /// Runs the NBoard front end until `quit` or end of input.
-pub fn run<R, W>(input: R, output: W, options: &Options) -> io::Result<()>
+pub fn run<R, W>(
+    input: R,
+    output: W,
+    options: &Options,
+    learning: Option<LearningBook>,
+) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let mut front = NboardFront::new(output, options).map_err(io::Error::other)?;
+    let mut front = NboardFront::new(output, options, learning).map_err(io::Error::other)?;
     reader::serve(input, parse_line, |request, token, received| {
         front.answer(request, token, received)
     })
@@ -155,6 +161,8 @@ struct NboardFront<W: Write> {
     per_move: Clock,
     /// `set depth`: the midgame depth limit (the GUI's level).
     depth: Option<u32>,
+    /// The user's book that `learn` adds games to (`--learn`).
+    learning: Option<LearningBook>,
 }
 
 /// A new game from the standard 8x8 start, with no clock.
@@ -171,14 +179,49 @@ fn fresh_record() -> GgfGame {
 
 impl<W: Write> NboardFront<W> {
     /// The front end, its engine ready for a game ([`Options::engine`]).
-    fn new(out: W, options: &Options) -> Result<Self, crate::players::UnknownPlayer> {
+    fn new(
+        out: W,
+        options: &Options,
+        learning: Option<LearningBook>,
+    ) -> Result<Self, crate::players::UnknownPlayer> {
         Ok(NboardFront {
             out,
             record: fresh_record(),
             engine: options.engine()?,
             per_move: options.clock(),
             depth: options.depth,
+            learning,
         })
+    }
+
+    /// `learn`: adds the game to the learning book, which `strong` then
+    /// plays from; without one, or for a game the book cannot hold, logs
+    /// why. Either way the GUI hears `learned`.
+    fn learn(&mut self) -> io::Result<()> {
+        let game = &self.record.game;
+        match &mut self.learning {
+            None => log::info!("nboard: learn: no --learn book to learn into"),
+            Some(learning) => {
+                let moves: Vec<Move> = game.moves().map(|(_, mv)| mv).collect();
+                match learning.learn(game.start(), &moves) {
+                    Ok(l) => {
+                        log::info!(
+                            "nboard: learned the game: {} of its {} positions new, {} deviations searched",
+                            l.added,
+                            l.positions,
+                            l.searched
+                        );
+                        let book = std::sync::Arc::new(learning.book().clone());
+                        match self.engine.book_mut() {
+                            Some(opening) => opening.replace_book(book),
+                            None => self.engine.set_book(Some(OpeningBook::new(book))),
+                        }
+                    }
+                    Err(e) => log::warn!("nboard: learn: {e}; the book is unchanged"),
+                }
+            }
+        }
+        self.say("learned")
     }
 
     /// Obeys one request; `Ok(false)` when the front end must end.
@@ -222,10 +265,7 @@ impl<W: Write> NboardFront<W> {
             Request::Hint(k) => self.hint(k as usize, token),
             Request::Go => self.go(token, received),
             Request::Ping(n) => self.say(&format!("pong {n}")),
-            Request::Learn => {
-                log::info!("nboard: learn: there is no book to learn into");
-                self.say("learned")
-            }
+            Request::Learn => self.learn(),
             Request::Ignored(text) => {
                 log::debug!("nboard: ignored '{}'", printable(&text));
                 Ok(())
@@ -373,6 +413,19 @@ impl<W: Write> NboardFront<W> {
         }
         let in_book: Vec<Move> = book.iter().map(|m| m.mv).collect();
         let k = k.saturating_sub(in_book.len().min(k));
+        // The search leaves the book's moves out; with none left, or no
+        // more lines asked for, it is not run.
+        let excluded: Vec<usize> = in_book
+            .iter()
+            .filter_map(|mv| match mv {
+                Move::Place(sq) => Some(sq.index(pos.size())),
+                Move::Pass => None,
+            })
+            .collect();
+        if k == 0 || (!passing && excluded.len() == pos.legal_moves(pos.to_move()).len()) {
+            return self.say("status");
+        }
+        let limits = Limits { excluded, ..limits };
         let out = &mut self.out;
         let mut shown = false;
         let mut written: io::Result<()> = Ok(());

@@ -3,9 +3,10 @@
 //! the book's moves at a position.
 
 use crate::book::build::{self, Part, PartError};
+use crate::book::learn::{self, LearnError, Learned};
 use crate::book::{Book, BookError, EXACT, Settings};
 use crate::engine::{Engine, Resources};
-use crate::rules::{Game, Move, parse_move, printable, split_move_list};
+use crate::rules::{Game, Move, Position, parse_move, printable, split_move_list};
 use crate::shard::Shard;
 use crate::tools::sealed::Pending;
 use std::io::{self, BufRead, Write};
@@ -25,6 +26,8 @@ pub enum BookToolError {
     Game { line: usize, why: String },
     #[error("'{}': {why}", printable(.moves))]
     Moves { moves: String, why: String },
+    #[error(transparent)]
+    Learn(#[from] LearnError),
 }
 
 /// Reads game records, one a line: a move list (`f5d6c3...`), or a WTHOR
@@ -195,6 +198,64 @@ pub fn show(book: &Book, moves: &str, out: &mut dyn Write) -> Result<(), BookToo
         .map_err(io)?;
     }
     Ok(())
+}
+
+/// How a book begun by learning, with no book to start from, is made:
+/// the first 30 plies of each game, deviations searched to 22 plies (about
+/// 55 ms a position on this project's machine; docs/research/book.md).
+pub const LEARNING: Settings = Settings {
+    plies: 30,
+    min_games: 1,
+    depth: 22,
+};
+
+/// A user's own book that finished games are learned into (NBoard's
+/// `learn`): read from its file when there is one, otherwise begun as a
+/// copy of the book played (or empty, with [`LEARNING`]'s settings). The
+/// file is written whole after each game learned, through a temporary
+/// twin renamed over it; the book it was begun from is never written.
+pub struct LearningBook {
+    path: String,
+    book: Book,
+}
+
+impl LearningBook {
+    /// The book at `path`, or one begun from `base`.
+    pub fn open(path: &str, base: Option<&Book>) -> Result<LearningBook, BookToolError> {
+        let book = if std::path::Path::new(path).exists() {
+            load(path)?
+        } else {
+            base.cloned().unwrap_or(Book {
+                settings: LEARNING,
+                entries: Default::default(),
+            })
+        };
+        Ok(LearningBook {
+            path: path.into(),
+            book,
+        })
+    }
+
+    /// The book as learned so far.
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// Learns the game `moves` from `start` ([`learn::learn`], its
+    /// deviations searched on a fresh one-thread `strong`) and writes the
+    /// file. On an error the book and its file are as they were.
+    pub fn learn(&mut self, start: &Position, moves: &[Move]) -> Result<Learned, BookToolError> {
+        let file = Pending::new(&self.path).map_err(|source| BookToolError::File {
+            path: self.path.clone(),
+            source,
+        })?;
+        let mut book = self.book.clone();
+        let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
+        let learned = learn::learn(&mut book, start, moves, &mut engine)?;
+        commit(file, &book.to_bytes())?;
+        self.book = book;
+        Ok(learned)
+    }
 }
 
 fn commit(file: Pending, bytes: &[u8]) -> Result<(), BookToolError> {
