@@ -591,6 +591,9 @@ pub enum BookCommand {
     /// plies that enough games reach, up to symmetry, its best move that
     /// no game played searched, and the values backed up by negamax.
     Build(BookBuildArgs),
+    /// Deepens a book: the deviations of the positions enough games
+    /// reached are searched again, deeper, and the values backed up.
+    Extend(BookExtendArgs),
     /// Puts the parts of a book's shards together into the book.
     Merge(BookMergeArgs),
     /// The book's moves after a move list from the start, best first.
@@ -622,12 +625,36 @@ pub struct BookBuildArgs {
     pub shard: String,
 }
 
+/// The options of `reversi book extend`.
+#[derive(clap::Args)]
+pub struct BookExtendArgs {
+    /// The book to deepen (it is not written).
+    #[arg(long)]
+    pub book: String,
+    /// The new depth of the deviations' searches, 1 to 60.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// Only positions that at least this many games reached, 0 or more.
+    #[arg(long, default_value_t = 0)]
+    pub min_games: u32,
+    /// The deeper book (or, with --shard, the shard's part) to write.
+    #[arg(long)]
+    pub out: String,
+    /// Search only part of the positions: K/N takes those numbered K-1
+    /// modulo N and writes a part for `book merge --base`.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+}
+
 /// The options of `reversi book merge`.
 #[derive(clap::Args)]
 pub struct BookMergeArgs {
     /// The book to write.
     #[arg(long)]
     pub out: String,
+    /// The book that the parts of `book extend` deepen.
+    #[arg(long)]
+    pub base: Option<String>,
     /// The parts, one of each shard.
     #[arg(required = true)]
     pub parts: Vec<String>,

@@ -283,8 +283,13 @@ fn run_book(args: BookArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let what = book::build_book(games, settings, Shard::parse(&b.shard)?, &b.out)?;
             writeln!(out, "{}: {what}", b.out)?;
         }
+        BookCommand::Extend(e) => {
+            let shard = Shard::parse(&e.shard)?;
+            let what = book::extend_book(&e.book, e.depth, e.min_games, shard, &e.out)?;
+            writeln!(out, "{}: {what}", e.out)?;
+        }
         BookCommand::Merge(m) => {
-            let what = book::merge_parts(&m.parts, &m.out)?;
+            let what = book::merge_parts(&m.parts, m.base.as_deref(), &m.out)?;
             writeln!(out, "{}: {what}", m.out)?;
         }
         BookCommand::Show(s) => book::show(&book::load(&s.book)?, &s.moves.join(" "), out)?,

@@ -69,6 +69,73 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     assert!(merged.status.success());
     let bytes = std::fs::read(path("book.bin")).unwrap();
     assert_eq!(std::fs::read(path("merged.bin")).unwrap(), bytes);
+    // `book extend` deepens the deviations of positions of 2 games or
+    // more (7, but for the start, whose moves all lead into the book),
+    // in one run or in shards merged onto the book they extend.
+    let extend = |out: &str, shard: &str| {
+        let o = reversi(
+            &[
+                "book",
+                "extend",
+                "--book",
+                &path("book.bin"),
+                "--depth",
+                "5",
+                "--min-games",
+                "2",
+                "--out",
+                out,
+                "--shard",
+                shard,
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let deeper = extend(&path("deeper.bin"), "1/1");
+    assert!(
+        deeper.contains("16 positions, 6 of them searched again to depth 5"),
+        "{deeper}"
+    );
+    extend(&path("e1.bin"), "1/2");
+    extend(&path("e2.bin"), "2/2");
+    let merge = |base: Option<&str>, parts: &[&str]| {
+        let mut args = vec![
+            "book".to_string(),
+            "merge".into(),
+            "--out".into(),
+            path("m.bin"),
+        ];
+        if let Some(b) = base {
+            args.extend(["--base".into(), path(b)]);
+        }
+        args.extend(parts.iter().map(|p| path(p)));
+        reversi(&args.iter().map(|a| a.as_str()).collect::<Vec<_>>(), "")
+    };
+    assert!(
+        merge(Some("book.bin"), &["e1.bin", "e2.bin"])
+            .status
+            .success()
+    );
+    assert_eq!(
+        std::fs::read(path("m.bin")).unwrap(),
+        std::fs::read(path("deeper.bin")).unwrap()
+    );
+    for refused in [
+        merge(None, &["e1.bin", "e2.bin"]),
+        merge(Some("deeper.bin"), &["e1.bin", "e2.bin"]),
+        merge(Some("book.bin"), &["p1.bin", "p2.bin"]),
+    ] {
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--base"));
+    }
+    let start = reversi(&["book", "show", "--book", &path("deeper.bin"), "f5"], "");
+    assert!(
+        String::from_utf8(start.stdout)
+            .unwrap()
+            .contains("deviation, depth 5")
+    );
     // After f5 the book has the two replies the games played (d6 in
     // three, f6 in one), and the best one no game played.
     let shown = reversi(&["book", "show", "--book", &path("book.bin"), "f5"], "");

@@ -3,10 +3,15 @@
 //! does); then every value backed up by negamax (what a merge of the
 //! shards' parts does).
 //!
-//! A shard's part file (`RVBKPT01`, sealed) holds the settings, the shard
-//! (K and N), the number of positions in the whole book, then its
-//! positions' entries in the book file's layout, their values 0 (they are
-//! backed up at the merge). Each position is searched by a fresh engine
+//! An extension (`book extend`) searches the deviations of a book's
+//! positions again, deeper, in the same shards, and its merge puts them
+//! in the book it extends before backing the values up again.
+//!
+//! A shard's part file (`RVBKPT02`, sealed) holds the shard (K and N),
+//! the number of positions all the shards search, the checksum of the
+//! book an extension deepens (0 for a build; u32 each), then the book
+//! file's header and its positions' entries in the book file's layout,
+//! their values 0 (they are backed up at the merge). Each position is searched by a fresh engine
 //! state (its table cleared) on one thread, so a position's deviation is
 //! the same in whatever shard it is searched, and a merge of the shards
 //! writes the same bytes as one run.
@@ -52,10 +57,12 @@ pub fn gather(
 
 /// Searches the deviation of each position of `nodes` that `shard` takes
 /// (the k-th in key order, k = K-1 modulo N) to `depth` plies with
-/// `engine`; `progress` sees each position done. Returns the entries,
-/// their values 0.
+/// `engine`, the moves to positions `in_book` holds being the played
+/// ones; `progress` sees each position done. Returns the entries (the
+/// games `nodes` gives), their values 0.
 pub fn evaluate(
     nodes: &BTreeMap<Key, u32>,
+    in_book: impl Fn(&Key) -> bool,
     depth: u32,
     shard: Shard,
     engine: &mut Engine,
@@ -66,8 +73,7 @@ pub fn evaluate(
         if !shard.has(k as u64) {
             continue;
         }
-        let (deviation, depth) =
-            deviation(&key.position(), |k| nodes.contains_key(k), depth, engine);
+        let (deviation, depth) = deviation(&key.position(), &in_book, depth, engine);
         let entry = Entry {
             games,
             value: 0,
@@ -180,17 +186,20 @@ fn value_of(key: Key, entries: &BTreeMap<Key, Entry>, values: &mut BTreeMap<Key,
     value
 }
 
-/// A shard's part of a book.
+/// A shard's part of a book, or of an extension of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
     pub settings: Settings,
     pub shard: Shard,
-    /// Positions in the whole book.
+    /// Positions searched by all the shards together.
     pub total: u32,
+    /// For an extension, the checksum of the book it deepens
+    /// ([`Book::checksum`]); 0 for a build.
+    pub base: u32,
     pub entries: BTreeMap<Key, Entry>,
 }
 
-const PART_MAGIC: &[u8; 8] = b"RVBKPT01";
+const PART_MAGIC: &[u8; 8] = b"RVBKPT02";
 
 /// Why parts could not be merged.
 #[derive(Debug, thiserror::Error)]
@@ -205,13 +214,20 @@ pub enum PartError {
         "{missing} of the book's {total} positions are in no part (a shard missing or unfinished)"
     )]
     Missing { missing: usize, total: usize },
+    #[error("parts of an extension are merged onto the book they extend (--base), and only they")]
+    Base,
 }
 
 impl Part {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut body = Vec::new();
-        for x in [self.shard.index as u32, self.shard.count as u32, self.total] {
+        for x in [
+            self.shard.index as u32,
+            self.shard.count as u32,
+            self.total,
+            self.base,
+        ] {
             body.extend_from_slice(&x.to_le_bytes());
         }
         body.extend_from_slice(&encode(self.settings, &self.entries));
@@ -221,32 +237,39 @@ impl Part {
     /// Reads a part file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Part, PartError> {
         let body = unseal("book part", PART_MAGIC, bytes)?;
-        if body.len() < 12 {
+        if body.len() < 16 {
             return Err(PartError::Format("too short".into()));
         }
         let word = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().unwrap());
         let shard = Shard::parse(&format!("{}/{}", word(0), word(4)))
             .map_err(|e| PartError::Format(e.to_string()))?;
         let (settings, entries) =
-            decode(&body[12..]).map_err(|e| PartError::Format(e.to_string()))?;
+            decode(&body[16..]).map_err(|e| PartError::Format(e.to_string()))?;
         Ok(Part {
             settings,
             shard,
             total: word(8),
+            base: word(12),
             entries,
         })
     }
 }
 
-/// The book from the parts of all its shards.
-pub fn merge(parts: Vec<Part>) -> Result<Book, PartError> {
+/// The book from the parts of all its shards: a new book, or with
+/// `base`, the book those parts extend, their entries in place of its.
+pub fn merge(parts: Vec<Part>, base: Option<&Book>) -> Result<Book, PartError> {
     let Some(first) = parts.first() else {
         return Err(PartError::Format("no parts".into()));
     };
-    let (settings, total) = (first.settings, first.total);
+    let (settings, total, crc) = (first.settings, first.total, first.base);
+    match base {
+        Some(book) if crc != book.checksum() => return Err(PartError::Base),
+        None if crc != 0 => return Err(PartError::Base),
+        _ => {}
+    }
     let mut entries = BTreeMap::new();
     for part in parts {
-        if part.settings != settings || part.total != total {
+        if part.settings != settings || part.total != total || part.base != crc {
             return Err(PartError::Mismatch);
         }
         for (key, entry) in part.entries {
@@ -261,7 +284,31 @@ pub fn merge(parts: Vec<Part>) -> Result<Book, PartError> {
             total: total as usize,
         });
     }
-    Ok(back_up(settings, entries))
+    let Some(base) = base else {
+        return Ok(back_up(settings, entries));
+    };
+    if settings != base.settings || entries.keys().any(|k| !base.entries.contains_key(k)) {
+        return Err(PartError::Mismatch);
+    }
+    let mut all = base.entries.clone();
+    all.extend(entries);
+    Ok(back_up(settings, all))
+}
+
+/// The positions of `book` an extension to `depth` searches again: those
+/// that at least `min_games` games reached, whose deviation was searched
+/// less deep (an exact one is not).
+pub fn to_deepen(book: &Book, depth: u32, min_games: u32) -> BTreeMap<Key, u32> {
+    book.entries
+        .iter()
+        .filter(|(_, e)| {
+            e.games >= min_games
+                && e.deviation.is_some()
+                && e.depth != EXACT
+                && u32::from(e.depth) < depth
+        })
+        .map(|(key, e)| (*key, e.games))
+        .collect()
 }
 
 #[cfg(test)]
@@ -385,7 +432,14 @@ mod tests {
         let mut engine = Engine::new("strong", Resources::default()).unwrap();
         let whole = back_up(
             settings,
-            evaluate(&nodes, 3, Shard::ALL, &mut engine, || {}),
+            evaluate(
+                &nodes,
+                |k| nodes.contains_key(k),
+                3,
+                Shard::ALL,
+                &mut engine,
+                || {},
+            ),
         );
         let parts: Vec<Part> = (1..=3)
             .map(|k| {
@@ -394,7 +448,15 @@ mod tests {
                     settings,
                     shard,
                     total: nodes.len() as u32,
-                    entries: evaluate(&nodes, 3, shard, &mut engine, || {}),
+                    entries: evaluate(
+                        &nodes,
+                        |k| nodes.contains_key(k),
+                        3,
+                        shard,
+                        &mut engine,
+                        || {},
+                    ),
+                    base: 0,
                 }
             })
             .collect();
@@ -403,7 +465,7 @@ mod tests {
             .rev()
             .map(|p| Part::from_bytes(&p.to_bytes()).unwrap())
             .collect();
-        assert_eq!(merge(read).unwrap().to_bytes(), whole.to_bytes());
+        assert_eq!(merge(read, None).unwrap().to_bytes(), whole.to_bytes());
         // The leaves' deviations are searched.
         let leaf = &whole.entries[&Key::of(&{
             let mut g = Game::new(8).unwrap();
@@ -416,6 +478,6 @@ mod tests {
         assert!(leaf.deviation.is_some() && leaf.depth == 3, "{leaf:?}");
         // A missing shard is named.
         let two = parts[..2].to_vec();
-        assert!(matches!(merge(two), Err(PartError::Missing { .. })));
+        assert!(matches!(merge(two, None), Err(PartError::Missing { .. })));
     }
 }

@@ -230,6 +230,12 @@ impl Book {
         Key::of(pos).and_then(|k| self.entries.get(&k))
     }
 
+    /// The CRC-32 of the book's contents, which names it (that of the
+    /// whole file, its own CRC included, is the same for every book).
+    pub fn checksum(&self) -> u32 {
+        crc32fast::hash(&encode(self.settings, &self.entries))
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         seal(MAGIC, &encode(self.settings, &self.entries))

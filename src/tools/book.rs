@@ -87,7 +87,10 @@ pub fn build_book(
         mine as u64,
         "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
     );
-    let entries = build::evaluate(&nodes, settings.depth, shard, &mut engine, || bar.inc(1));
+    let in_book = |k: &crate::book::Key| nodes.contains_key(k);
+    let entries = build::evaluate(&nodes, in_book, settings.depth, shard, &mut engine, || {
+        bar.inc(1)
+    });
     bar.finish_and_clear();
     let (bytes, what) = if shard == Shard::ALL {
         let book = build::back_up(settings, entries);
@@ -97,6 +100,7 @@ pub fn build_book(
             settings,
             shard,
             total: nodes.len() as u32,
+            base: 0,
             entries,
         };
         let what = format!(
@@ -112,8 +116,69 @@ pub fn build_book(
     Ok(what)
 }
 
-/// Merges the shards' part files `parts` into the book `out`.
-pub fn merge_parts(parts: &[String], out: &str) -> Result<String, BookToolError> {
+/// Deepens the book at `base`: the deviations of its positions that at
+/// least `min_games` games reached, searched less deep than `depth`, are
+/// searched again to `depth` (a shard's share of them with `shard`, for
+/// `book merge --base`), and the values backed up again, into `out`.
+pub fn extend_book(
+    base: &str,
+    depth: u32,
+    min_games: u32,
+    shard: Shard,
+    out: &str,
+) -> Result<String, BookToolError> {
+    let book = load(base)?;
+    let file = Pending::new(out).map_err(|source| BookToolError::File {
+        path: out.into(),
+        source,
+    })?;
+    let deepen = build::to_deepen(&book, depth, min_games);
+    let mine = (0..deepen.len() as u64).filter(|&k| shard.has(k)).count();
+    let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
+    let bar = crate::progress::progress(
+        mine as u64,
+        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
+    );
+    let in_book = |k: &crate::book::Key| book.entries.contains_key(k);
+    let entries = build::evaluate(&deepen, in_book, depth, shard, &mut engine, || bar.inc(1));
+    bar.finish_and_clear();
+    let part = Part {
+        settings: book.settings,
+        shard,
+        total: deepen.len() as u32,
+        base: book.checksum(),
+        entries,
+    };
+    let (bytes, what) = if shard == Shard::ALL {
+        let deeper = build::merge(vec![part], Some(&book)).map_err(BookToolError::Merge)?;
+        let what = format!(
+            "{} positions, {} of them searched again to depth {depth}",
+            deeper.entries.len(),
+            deepen.len()
+        );
+        (deeper.to_bytes(), what)
+    } else {
+        let what = format!(
+            "{} of the {} positions to search again (shard {}/{})",
+            part.entries.len(),
+            deepen.len(),
+            shard.index,
+            shard.count
+        );
+        (part.to_bytes(), what)
+    };
+    commit(file, &bytes)?;
+    Ok(what)
+}
+
+/// Merges the shards' part files `parts` into the book `out` (with
+/// `base`, the book file an extension's parts deepen).
+pub fn merge_parts(
+    parts: &[String],
+    base: Option<&str>,
+    out: &str,
+) -> Result<String, BookToolError> {
+    let base = base.map(load).transpose()?;
     let file = Pending::new(out).map_err(|source| BookToolError::File {
         path: out.into(),
         source,
@@ -131,7 +196,7 @@ pub fn merge_parts(parts: &[String], out: &str) -> Result<String, BookToolError>
             })?,
         );
     }
-    let book = build::merge(read).map_err(BookToolError::Merge)?;
+    let book = build::merge(read, base.as_ref()).map_err(BookToolError::Merge)?;
     commit(file, &book.to_bytes())?;
     Ok(format!("{} positions", book.entries.len()))
 }
