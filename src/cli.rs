@@ -50,9 +50,10 @@ pub struct DaemonArgs {
     /// reproducible.
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: u64,
-    /// An opening book (`reversi book build`) that `strong` plays from on
-    /// 8x8: a move it holds is played at once.
-    #[arg(long)]
+    /// The opening book `strong` plays from on 8x8 (a move it holds is
+    /// played at once): by default the repository's, built in
+    /// (`data/book-8x8.bin`); a file (`reversi book build`); or `off`.
+    #[arg(long, value_name = "FILE|off")]
     pub book: Option<String>,
     /// Draw the book's move among those within this many discs of the
     /// best (0 to 64; 0, the default, plays the best).
@@ -62,13 +63,12 @@ pub struct DaemonArgs {
 
 impl DaemonArgs {
     pub fn options(&self) -> anyhow::Result<engine::Options> {
-        let book = match &self.book {
-            Some(path) => Some((
-                std::sync::Arc::new(reversi::tools::book::load(path)?),
-                self.book_randomness,
-            )),
-            None => None,
-        };
+        let book = match self.book.as_deref() {
+            Some("off") => None,
+            Some(path) => Some(std::sync::Arc::new(reversi::tools::book::load(path)?)),
+            None => Some(reversi::book::repository()),
+        }
+        .map(|book| (book, self.book_randomness));
         Ok(engine::Options {
             player: self.player.clone(),
             resources: engine::Resources {
@@ -216,7 +216,7 @@ impl NboardArgs {
         let Some(path) = &self.learn else {
             return Ok((options, None));
         };
-        if let Some(book) = &self.daemon.book {
+        if let Some(book) = self.daemon.book.as_ref().filter(|b| *b != "off") {
             let same = |a: &str, b: &str| {
                 std::fs::canonicalize(a)
                     .ok()

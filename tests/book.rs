@@ -170,7 +170,7 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
          play B f5\ngenmove W\nundo\nset book off\nset depth 1\ngenmove W\nquit\n",
         path("book.bin")
     );
-    let replies = String::from_utf8(reversi(&["gtp"], &session).stdout).unwrap();
+    let replies = String::from_utf8(reversi(&["gtp", "--book", "off"], &session).stdout).unwrap();
     let answers: Vec<&str> = replies.split("\n\n").collect();
     assert_eq!(answers[0], "? no book (set book <file> first)", "{replies}");
     assert_eq!(answers[1], "=");
@@ -338,4 +338,83 @@ fn nboard_learns_games_into_its_own_book_file() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("never the book it starts from"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A GTP session with `reversi args...`, asked one line at a time (a
+/// search is not cut by the lines after it).
+fn session(args: &[&str], lines: &[String]) -> Vec<String> {
+    let mut reply = String::new();
+    let (mut child, mut stdin, replies) = common::spawn(args, move |line| {
+        reply.push_str(&line);
+        reply.push('\n');
+        line.is_empty().then(|| std::mem::take(&mut reply))
+    });
+    let mut out = Vec::new();
+    for line in lines {
+        use std::io::Write;
+        writeln!(stdin, "{line}").unwrap();
+        out.push(replies.recv().unwrap().trim_end().to_string());
+    }
+    drop(stdin);
+    child.wait().unwrap();
+    out
+}
+
+/// The daemons play the repository's book by default; with it off they
+/// play the search's own moves, those of the library's `strong` with no
+/// book.
+#[test]
+fn the_repository_book_is_on_by_default_and_off_gives_the_search_moves() {
+    use reversi::engine::{Engine, Resources};
+    use reversi::rules::Game;
+    use reversi::search::Limits;
+    let plies = 12;
+    let mut engine = Engine::new("strong", Resources::default()).unwrap();
+    let mut game = Game::new(8).unwrap();
+    let mut searched = Vec::new();
+    for _ in 0..plies {
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::unlimited()
+        };
+        let mv = engine.choose(game.position(), limits);
+        game.play_next(mv).unwrap();
+        searched.push(format!("= {}", mv.standard()));
+    }
+    let genmoves: Vec<String> = (0..plies)
+        .map(|i| format!("genmove {}", if i % 2 == 0 { "b" } else { "w" }))
+        .collect();
+    let with = |setup: &[&str]| {
+        let mut lines: Vec<String> = setup.iter().map(|s| s.to_string()).collect();
+        lines.extend(genmoves.iter().cloned());
+        lines
+    };
+    let off = session(&["gtp", "--book", "off", "--depth", "4"], &with(&[]));
+    assert_eq!(off, searched);
+    let set_off = session(&["gtp", "--depth", "4"], &with(&["set book off"]));
+    assert_eq!(set_off[1..], searched[..]);
+    // By default the book answers: the first moves are its best ones,
+    // not the search's, and `set book default` brings it back.
+    let book = reversi::book::repository();
+    let on = session(&["gtp", "--depth", "4"], &with(&[]));
+    let mut game = Game::new(8).unwrap();
+    for reply in &on[..4] {
+        let best = book.moves(game.position())[0];
+        let mv = reversi::rules::parse_move(reply.trim_start_matches("= "), 8).unwrap();
+        assert_eq!(
+            book.moves(game.position())
+                .iter()
+                .find(|m| m.mv == mv)
+                .map(|m| m.value),
+            Some(best.value),
+            "{on:?}"
+        );
+        game.play_next(mv).unwrap();
+    }
+    assert_ne!(on, searched);
+    let back = session(
+        &["gtp", "--book", "off", "--depth", "4"],
+        &with(&["set book default"]),
+    );
+    assert_eq!(back[1..], on[..]);
 }

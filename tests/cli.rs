@@ -233,7 +233,10 @@ fn daemons_take_their_settings_from_the_command_line() {
     // score, strong with discs.
     let out = reversi(&["gtp", "--player", "norvig:3"], "evaluate\nquit\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "= 0\n\n=\n\n");
-    let out = reversi(&["gtp", "--depth", "1", "--hash", "8"], "analyze 1\nquit\n");
+    let out = reversi(
+        &["gtp", "--depth", "1", "--hash", "8", "--book", "off"],
+        "analyze 1\nquit\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.ends_with(" depth 1\n\n=\n\n"), "{text}");
     // greedy gives no score: the NBoard answer's eval field is blank.

@@ -29,11 +29,20 @@ struct Daemon {
     replies: Receiver<String>,
 }
 
+/// The daemon's arguments for a search from the start position, which
+/// the opening book (on by default) would answer at once.
+const BOOK_OFF: [&str; 3] = ["gtp", "--book", "off"];
+
 impl Daemon {
+    /// The daemon as `reversi` starts it.
     fn start() -> Daemon {
+        Daemon::with(&[])
+    }
+
+    fn with(args: &[&str]) -> Daemon {
         // A reply is every line up to and including the empty one.
         let mut reply = String::new();
-        let (child, stdin, replies) = common::spawn(&[], move |line| {
+        let (child, stdin, replies) = common::spawn(args, move |line| {
             reply.push_str(&line);
             reply.push('\n');
             line.is_empty().then(|| std::mem::take(&mut reply))
@@ -337,7 +346,7 @@ fn end_of_input_during_a_long_search_exits_cleanly() {
 
 #[test]
 fn a_stop_before_a_genmove_does_not_cut_it_short() {
-    let mut d = Daemon::start();
+    let mut d = Daemon::with(&BOOK_OFF);
     d.ask("stop");
     d.ask("set movetime 400");
     let start = Instant::now();
@@ -706,9 +715,9 @@ fn huge_times_are_refused_and_change_nothing() {
 
 #[test]
 fn analyze_stopped_before_its_first_iteration_lists_every_move() {
-    let (out, status) = run_script(b"analyze\nstop\n");
-    assert!(status.success());
-    let out = String::from_utf8(out).unwrap();
+    let run = common::run(&BOOK_OFF, b"analyze\nstop\n");
+    assert!(run.status.success());
+    let out = String::from_utf8(run.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 7, "{out}");
     let mut moves: Vec<&str> = lines[..4]

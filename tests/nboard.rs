@@ -24,8 +24,11 @@ struct Nboard {
 }
 
 impl Nboard {
+    /// `reversi nboard` with its search alone: the opening book, on by
+    /// default, would answer hints and moves near the start without one
+    /// (tests/book.rs tries it).
     fn start(args: &[&str]) -> Nboard {
-        let args = [&["nboard", "--hash", "16"][..], args].concat();
+        let args = [&["nboard", "--hash", "16", "--book", "off"][..], args].concat();
         let (child, stdin, lines) = common::spawn(&args, Some);
         Nboard {
             stdin: Some(stdin),

@@ -178,6 +178,19 @@ pub struct BookMove {
     pub deviation: bool,
 }
 
+/// The book in the repository, `data/book-8x8.bin` (made by
+/// `scripts/make-book.sh`; what it holds and what it is worth in play:
+/// docs/research/book.md), built into the binary: `strong`'s book in the
+/// daemons unless they are told another, or `off`.
+pub fn repository() -> std::sync::Arc<Book> {
+    static BOOK: std::sync::OnceLock<std::sync::Arc<Book>> = std::sync::OnceLock::new();
+    BOOK.get_or_init(|| {
+        let bytes = include_bytes!("../../data/book-8x8.bin");
+        std::sync::Arc::new(Book::from_bytes(bytes).expect("the repository's book is sound"))
+    })
+    .clone()
+}
+
 const MAGIC: &[u8; 8] = b"RVBOOK01";
 const ENTRY_BYTES: usize = 41;
 const HEADER_BYTES: usize = 16;
@@ -361,6 +374,17 @@ mod tests {
         assert_eq!(Key::of(&key.position()), Some(key));
         assert_eq!(key.position().count(Color::Black), pos.count(pos.to_move()));
         assert_eq!(Key::of(&Position::start(10).unwrap()), None);
+    }
+
+    #[test]
+    fn the_repository_book_holds_the_main_openings() {
+        let book = repository();
+        for line in ["", "f5", "f5 d6", "f5 f6", "f5 d6 c3 d3 c4"] {
+            assert!(book.entry(&after(line)).is_some(), "{line}");
+        }
+        let first = book.moves(&Position::start(8).unwrap());
+        assert_eq!(first.len(), 4);
+        assert!(first.iter().all(|m| m.value == first[0].value));
     }
 
     #[test]

@@ -507,6 +507,9 @@ impl<W: Write> Controller<W> {
             Setting::Threads(n) => self.engine.set_threads(n as usize),
             Setting::Notation(n) => self.notation = n,
             Setting::Book(path) if path.eq_ignore_ascii_case("off") => self.engine.set_book(None),
+            Setting::Book(path) if path.eq_ignore_ascii_case("default") => self
+                .engine
+                .set_book(Some(OpeningBook::new(crate::book::repository()))),
             Setting::Book(path) => {
                 let book = crate::tools::book::load(&path).map_err(|e| e.to_string())?;
                 self.engine
