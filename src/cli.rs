@@ -216,20 +216,9 @@ impl NboardArgs {
         let Some(path) = &self.learn else {
             return Ok((options, None));
         };
-        if let Some(book) = self.daemon.book.as_ref().filter(|b| *b != "off") {
-            let same = |a: &str, b: &str| {
-                std::fs::canonicalize(a)
-                    .ok()
-                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
-            };
-            if same(book, path) || book == path {
-                anyhow::bail!(
-                    "--learn {path} is the --book file: learning writes its own file and never the book it starts from"
-                );
-            }
-        }
         let base = options.book.as_ref().map(|(b, _)| b.as_ref());
-        let learning = reversi::tools::book::LearningBook::open(path, base)?;
+        let base_file = self.daemon.book.as_deref().filter(|b| *b != "off");
+        let learning = reversi::tools::book::LearningBook::open(path, base, base_file)?;
         options.book = Some((
             std::sync::Arc::new(learning.book().clone()),
             self.daemon.book_randomness,

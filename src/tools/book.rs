@@ -28,6 +28,10 @@ pub enum BookToolError {
     Moves { moves: String, why: String },
     #[error(transparent)]
     Learn(#[from] LearnError),
+    #[error(
+        "--learn {0} is the --book file: learning writes its own file and never the book it starts from"
+    )]
+    LearnIntoBase(String),
 }
 
 /// Reads game records, one a line: a move list (`f5d6c3...`), or a WTHOR
@@ -285,8 +289,19 @@ pub struct LearningBook {
 }
 
 impl LearningBook {
-    /// The book at `path`, or one begun from `base`.
-    pub fn open(path: &str, base: Option<&Book>) -> Result<LearningBook, BookToolError> {
+    /// The book at `path`, or one begun from `base` (read from the file
+    /// `base_file`, which must be another file: it is never written).
+    pub fn open(
+        path: &str,
+        base: Option<&Book>,
+        base_file: Option<&str>,
+    ) -> Result<LearningBook, BookToolError> {
+        let canonical = |p: &str| std::fs::canonicalize(p).ok();
+        if base_file
+            .is_some_and(|b| b == path || canonical(b).is_some_and(|b| Some(b) == canonical(path)))
+        {
+            return Err(BookToolError::LearnIntoBase(path.into()));
+        }
         let book = if std::path::Path::new(path).exists() {
             load(path)?
         } else {
