@@ -216,13 +216,10 @@ impl NboardArgs {
         let Some(path) = &self.learn else {
             return Ok((options, None));
         };
-        let base = options.book.as_ref().map(|(b, _)| b.as_ref());
+        let base = options.book.as_ref().map(|(b, _)| b.clone());
         let base_file = self.daemon.book.as_deref().filter(|b| *b != "off");
         let learning = reversi::tools::book::LearningBook::open(path, base, base_file)?;
-        options.book = Some((
-            std::sync::Arc::new(learning.book().clone()),
-            self.daemon.book_randomness,
-        ));
+        options.book = Some((learning.book(), self.daemon.book_randomness));
         Ok((options, Some(learning)))
     }
 }

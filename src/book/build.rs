@@ -108,13 +108,7 @@ pub fn deviation(
     // ones are left out at its root.
     let limits = Limits {
         depth: Some(depth),
-        excluded: played
-            .iter()
-            .filter_map(|(mv, _)| match mv {
-                Move::Place(sq) => Some(sq.index(8)),
-                Move::Pass => None,
-            })
-            .collect(),
+        excluded: played.iter().filter_map(|(mv, _)| mv.index(8)).collect(),
         ..Limits::unlimited()
     };
     let Ok(analysis) = engine.analyse(pos, limits, true, &mut |_| {}) else {
@@ -315,22 +309,11 @@ pub fn to_deepen(book: &Book, depth: u32, min_games: u32) -> BTreeMap<Key, u32> 
 mod tests {
     use super::*;
     use crate::book::Book;
+    use crate::book::testing::{after, moves};
     use crate::engine::Resources;
-    use crate::rules::{parse_move, split_move_list};
-
-    fn moves(list: &str) -> Vec<Move> {
-        split_move_list(list)
-            .iter()
-            .map(|m| parse_move(m, 8).unwrap())
-            .collect()
-    }
 
     fn key(list: &str) -> Key {
-        let mut game = Game::new(8).unwrap();
-        for mv in moves(list) {
-            game.play_next(mv).unwrap();
-        }
-        Key::of(game.position()).unwrap()
+        Key::of(&after(list)).unwrap()
     }
 
     #[test]
@@ -395,10 +378,8 @@ mod tests {
         let book = back_up(settings, entries);
         assert_eq!(book.entries[&key("f5")].value, -30);
         assert_eq!(book.entries[&key("")].value, 30);
-        let mut game = Game::new(8).unwrap();
-        game.play_next(moves("f5")[0]).unwrap();
         let shown: Vec<(String, i16, bool)> = book
-            .moves(game.position())
+            .moves(&after("f5"))
             .iter()
             .map(|m| (m.mv.standard(), m.value, m.deviation))
             .collect();
@@ -467,14 +448,7 @@ mod tests {
             .collect();
         assert_eq!(merge(read, None).unwrap().to_bytes(), whole.to_bytes());
         // The leaves' deviations are searched.
-        let leaf = &whole.entries[&Key::of(&{
-            let mut g = Game::new(8).unwrap();
-            for mv in moves("f5 d6 c3 d3 c4 f4") {
-                g.play_next(mv).unwrap();
-            }
-            *g.position()
-        })
-        .unwrap()];
+        let leaf = &whole.entries[&key("f5 d6 c3 d3 c4 f4")];
         assert!(leaf.deviation.is_some() && leaf.depth == 3, "{leaf:?}");
         // A missing shard is named.
         let two = parts[..2].to_vec();

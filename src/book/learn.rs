@@ -103,16 +103,9 @@ pub fn learn(
 mod tests {
     use super::*;
     use crate::book::Settings;
+    use crate::book::testing::{moves, play};
     use crate::engine::Resources;
-    use crate::rules::{parse_move, split_move_list};
     use std::collections::BTreeMap;
-
-    fn moves(list: &str) -> Vec<Move> {
-        split_move_list(list)
-            .iter()
-            .map(|m| parse_move(m, 8).unwrap())
-            .collect()
-    }
 
     #[test]
     fn a_learned_game_enters_the_book_and_is_answered_from_it() {
@@ -137,13 +130,7 @@ mod tests {
                 searched: 5
             }
         );
-        let after = |n: usize| {
-            let mut g = Game::new(8).unwrap();
-            for &mv in &game[..n] {
-                g.play_next(mv).unwrap();
-            }
-            *g.position()
-        };
+        let after = |n: usize| play(&game[..n]);
         // Each position of the line offers the game's move, with the
         // value backed up from the deviation at its end.
         for (n, &mv) in game.iter().enumerate().take(4) {

@@ -341,18 +341,38 @@ pub(crate) fn decode(body: &[u8]) -> Result<(Settings, BTreeMap<Key, Entry>), Bo
     Ok((settings, entries))
 }
 
+/// What the book's unit tests share: games written as move lists.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::{Game, parse_move};
+pub(crate) mod testing {
+    use crate::rules::{Game, Move, Position, parse_move, split_move_list};
 
-    fn after(moves: &str) -> Position {
+    /// The moves of `list` (`f5 d6 c3`) on 8x8.
+    pub fn moves(list: &str) -> Vec<Move> {
+        split_move_list(list)
+            .iter()
+            .map(|m| parse_move(m, 8).unwrap())
+            .collect()
+    }
+
+    /// The position after `moves` from the 8x8 start.
+    pub fn play(moves: &[Move]) -> Position {
         let mut game = Game::new(8).unwrap();
-        for m in crate::rules::split_move_list(moves) {
-            game.play_next(parse_move(&m, 8).unwrap()).unwrap();
+        for &mv in moves {
+            game.play_next(mv).unwrap();
         }
         *game.position()
     }
+
+    /// The position after the move list `list` from the 8x8 start.
+    pub fn after(list: &str) -> Position {
+        play(&moves(list))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::after;
+    use super::*;
 
     #[test]
     fn mirror_images_and_transpositions_share_a_key() {

@@ -331,13 +331,7 @@ impl<W: Write> Controller<W> {
             return Ok(lines.join("\n"));
         }
         let limits = Limits {
-            excluded: book
-                .iter()
-                .filter_map(|m| match m.mv {
-                    Move::Place(sq) => Some(sq.index(n)),
-                    Move::Pass => None,
-                })
-                .collect(),
+            excluded: book.iter().filter_map(|m| m.mv.index(n)).collect(),
             ..self.limits(&pos, token, received)
         };
         // The best move alone needs only genmove's search, not a proof of

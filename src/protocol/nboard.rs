@@ -211,7 +211,7 @@ impl<W: Write> NboardFront<W> {
                             l.positions,
                             l.searched
                         );
-                        let book = std::sync::Arc::new(learning.book().clone());
+                        let book = learning.book();
                         match self.engine.book_mut() {
                             Some(opening) => opening.replace_book(book),
                             None => self.engine.set_book(Some(OpeningBook::new(book))),
@@ -393,11 +393,6 @@ impl<W: Write> NboardFront<W> {
         } else {
             pos
         };
-        let limits = Limits {
-            depth: self.depth,
-            stop: token,
-            ..Limits::default()
-        };
         self.say(&format!("status {NAME} is thinking"))?;
         // The book's moves first, as `book` lines; the search's lines are
         // for the other moves (the GUI keeps one hint a square).
@@ -411,28 +406,26 @@ impl<W: Write> NboardFront<W> {
                 m.games
             ))?;
         }
-        let in_book: Vec<Move> = book.iter().map(|m| m.mv).collect();
-        let k = k.saturating_sub(in_book.len().min(k));
+        let k = k.saturating_sub(book.len().min(k));
         // The search leaves the book's moves out; with none left, or no
         // more lines asked for, it is not run.
-        let excluded: Vec<usize> = in_book
-            .iter()
-            .filter_map(|mv| match mv {
-                Move::Place(sq) => Some(sq.index(pos.size())),
-                Move::Pass => None,
-            })
-            .collect();
+        let excluded: Vec<usize> = book.iter().filter_map(|m| m.mv.index(pos.size())).collect();
         if k == 0 || (!passing && excluded.len() == pos.legal_moves(pos.to_move()).len()) {
             return self.say("status");
         }
-        let limits = Limits { excluded, ..limits };
+        let limits = Limits {
+            depth: self.depth,
+            stop: token,
+            excluded,
+            ..Limits::default()
+        };
         let out = &mut self.out;
         let mut shown = false;
         let mut written: io::Result<()> = Ok(());
         let mut progress = |a: &Analysis| {
             if written.is_ok() {
                 shown = true;
-                written = write_lines(out, &hint_lines(&without(a, &in_book), k, passing));
+                written = write_lines(out, &hint_lines(a, k, passing));
             }
         };
         let analysis = self.engine.analyse(&searched, limits, false, &mut progress);
@@ -441,10 +434,7 @@ impl<W: Write> NboardFront<W> {
             Ok(a) => {
                 if !shown {
                     // Stopped before the first depth: the static scores.
-                    write_lines(
-                        &mut self.out,
-                        &hint_lines(&without(&a, &in_book), k, passing),
-                    )?;
+                    write_lines(&mut self.out, &hint_lines(&a, k, passing))?;
                 }
                 let seconds = a.elapsed.as_secs_f64();
                 self.say(&format!("nodestats {} {seconds:.2}", a.nodes))?;
@@ -452,19 +442,6 @@ impl<W: Write> NboardFront<W> {
             Err(e) => log::warn!("nboard: no hints: {e}"),
         }
         self.say("status")
-    }
-}
-
-/// `a` without the moves `left_out` (those the book shows).
-fn without(a: &Analysis, left_out: &[Move]) -> Analysis {
-    Analysis {
-        scores: a
-            .scores
-            .iter()
-            .filter(|s| !left_out.contains(&s.mv))
-            .copied()
-            .collect(),
-        ..*a
     }
 }
 

@@ -117,6 +117,15 @@ impl Move {
         }
     }
 
+    /// The index of the square it plays on an n x n board (row by row,
+    /// as [`Square::index`]); `None` for a pass.
+    pub fn index(self, n: usize) -> Option<usize> {
+        match self {
+            Move::Place(sq) => Some(sq.index(n)),
+            Move::Pass => None,
+        }
+    }
+
     /// Lab notation (`ba`, `pass`).
     pub fn lab(self) -> String {
         match self {

@@ -4,12 +4,14 @@
 
 use crate::book::build::{self, Part, PartError};
 use crate::book::learn::{self, LearnError, Learned};
-use crate::book::{Book, BookError, EXACT, Settings};
+use crate::book::{Book, BookError, EXACT, Entry, Key, Settings};
 use crate::engine::{Engine, Resources};
 use crate::rules::{Game, Move, Position, parse_move, printable, split_move_list};
 use crate::shard::Shard;
 use crate::tools::sealed::Pending;
+use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
 /// Why a book could not be built, merged or shown.
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +74,25 @@ pub fn read_games(input: impl BufRead) -> Result<Vec<Vec<Move>>, BookToolError> 
     Ok(games)
 }
 
+/// The shard's share of `nodes` searched ([`build::evaluate`]) on a
+/// fresh one-thread `strong`, with a progress bar.
+fn search(
+    nodes: &BTreeMap<Key, u32>,
+    in_book: impl Fn(&Key) -> bool,
+    depth: u32,
+    shard: Shard,
+) -> BTreeMap<Key, Entry> {
+    let mine = (0..nodes.len() as u64).filter(|&k| shard.has(k)).count();
+    let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
+    let bar = crate::progress::progress(
+        mine as u64,
+        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
+    );
+    let entries = build::evaluate(nodes, in_book, depth, shard, &mut engine, || bar.inc(1));
+    bar.finish_and_clear();
+    entries
+}
+
 /// Builds `settings`' book (or, for a shard other than the whole, its
 /// part) from `games` into `out`, searching on a fresh `strong` engine.
 pub fn build_book(
@@ -80,22 +101,10 @@ pub fn build_book(
     shard: Shard,
     out: &str,
 ) -> Result<String, BookToolError> {
-    let file = Pending::new(out).map_err(|source| BookToolError::File {
-        path: out.into(),
-        source,
-    })?;
+    let file = pending(out)?;
     let nodes = build::gather(games, settings.plies as usize, settings.min_games);
-    let mine = (0..nodes.len() as u64).filter(|&k| shard.has(k)).count();
-    let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
-    let bar = crate::progress::progress(
-        mine as u64,
-        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
-    );
-    let in_book = |k: &crate::book::Key| nodes.contains_key(k);
-    let entries = build::evaluate(&nodes, in_book, settings.depth, shard, &mut engine, || {
-        bar.inc(1)
-    });
-    bar.finish_and_clear();
+    let in_book = |k: &Key| nodes.contains_key(k);
+    let entries = search(&nodes, in_book, settings.depth, shard);
     let (bytes, what) = if shard == Shard::ALL {
         let book = build::back_up(settings, entries);
         (book.to_bytes(), format!("{} positions", book.entries.len()))
@@ -132,20 +141,10 @@ pub fn extend_book(
     out: &str,
 ) -> Result<String, BookToolError> {
     let book = load(base)?;
-    let file = Pending::new(out).map_err(|source| BookToolError::File {
-        path: out.into(),
-        source,
-    })?;
+    let file = pending(out)?;
     let deepen = build::to_deepen(&book, depth, min_games);
-    let mine = (0..deepen.len() as u64).filter(|&k| shard.has(k)).count();
-    let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
-    let bar = crate::progress::progress(
-        mine as u64,
-        "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
-    );
-    let in_book = |k: &crate::book::Key| book.entries.contains_key(k);
-    let entries = build::evaluate(&deepen, in_book, depth, shard, &mut engine, || bar.inc(1));
-    bar.finish_and_clear();
+    let in_book = |k: &Key| book.entries.contains_key(k);
+    let entries = search(&deepen, in_book, depth, shard);
     let part = Part {
         settings: book.settings,
         shard,
@@ -183,10 +182,7 @@ pub fn merge_parts(
     out: &str,
 ) -> Result<String, BookToolError> {
     let base = base.map(load).transpose()?;
-    let file = Pending::new(out).map_err(|source| BookToolError::File {
-        path: out.into(),
-        source,
-    })?;
+    let file = pending(out)?;
     let mut read = Vec::new();
     for path in parts {
         let bytes = std::fs::read(path).map_err(|source| BookToolError::File {
@@ -285,7 +281,7 @@ pub const LEARNING: Settings = Settings {
 /// twin renamed over it; the book it was begun from is never written.
 pub struct LearningBook {
     path: String,
-    book: Book,
+    book: Arc<Book>,
 }
 
 impl LearningBook {
@@ -293,7 +289,7 @@ impl LearningBook {
     /// `base_file`, which must be another file: it is never written).
     pub fn open(
         path: &str,
-        base: Option<&Book>,
+        base: Option<Arc<Book>>,
         base_file: Option<&str>,
     ) -> Result<LearningBook, BookToolError> {
         let canonical = |p: &str| std::fs::canonicalize(p).ok();
@@ -303,11 +299,13 @@ impl LearningBook {
             return Err(BookToolError::LearnIntoBase(path.into()));
         }
         let book = if std::path::Path::new(path).exists() {
-            load(path)?
+            Arc::new(load(path)?)
         } else {
-            base.cloned().unwrap_or(Book {
-                settings: LEARNING,
-                entries: Default::default(),
+            base.unwrap_or_else(|| {
+                Arc::new(Book {
+                    settings: LEARNING,
+                    entries: Default::default(),
+                })
             })
         };
         Ok(LearningBook {
@@ -317,25 +315,30 @@ impl LearningBook {
     }
 
     /// The book as learned so far.
-    pub fn book(&self) -> &Book {
-        &self.book
+    pub fn book(&self) -> Arc<Book> {
+        self.book.clone()
     }
 
     /// Learns the game `moves` from `start` ([`learn::learn`], its
     /// deviations searched on a fresh one-thread `strong`) and writes the
     /// file. On an error the book and its file are as they were.
     pub fn learn(&mut self, start: &Position, moves: &[Move]) -> Result<Learned, BookToolError> {
-        let file = Pending::new(&self.path).map_err(|source| BookToolError::File {
-            path: self.path.clone(),
-            source,
-        })?;
-        let mut book = self.book.clone();
+        let file = pending(&self.path)?;
+        let mut book = Book::clone(&self.book);
         let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
         let learned = learn::learn(&mut book, start, moves, &mut engine)?;
         commit(file, &book.to_bytes())?;
-        self.book = book;
+        self.book = Arc::new(book);
         Ok(learned)
     }
+}
+
+/// The file `path` to write, through a temporary twin.
+fn pending(path: &str) -> Result<Pending, BookToolError> {
+    Pending::new(path).map_err(|source| BookToolError::File {
+        path: path.into(),
+        source,
+    })
 }
 
 fn commit(file: Pending, bytes: &[u8]) -> Result<(), BookToolError> {
