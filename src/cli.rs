@@ -649,9 +649,9 @@ pub struct BookMergeArgs {
 /// The options of `reversi book show`.
 #[derive(clap::Args)]
 pub struct BookShowArgs {
-    /// The book file.
+    /// The book file; the one built into the binary when left out.
     #[arg(long)]
-    pub book: String,
+    pub book: Option<String>,
     /// Moves from the start (`f5 d6` or `f5d6`); none for the start.
     pub moves: Vec<String>,
 }

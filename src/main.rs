@@ -292,7 +292,13 @@ fn run_book(args: BookArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let what = book::merge_parts(&m.parts, m.base.as_deref(), &m.out)?;
             writeln!(out, "{}: {what}", m.out)?;
         }
-        BookCommand::Show(s) => book::show(&book::load(&s.book)?, &s.moves.join(" "), out)?,
+        BookCommand::Show(s) => {
+            let shown = match &s.book {
+                Some(path) => std::sync::Arc::new(book::load(path)?),
+                None => reversi::book::repository(),
+            };
+            book::show(&shown, &s.moves.join(" "), out)?
+        }
     }
     Ok(())
 }

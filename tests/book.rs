@@ -418,3 +418,16 @@ fn the_repository_book_is_on_by_default_and_off_gives_the_search_moves() {
     );
     assert_eq!(back[1..], on[..]);
 }
+
+/// `book show` without `--book` shows the book built into the binary,
+/// the repository's.
+#[test]
+fn book_show_defaults_to_the_built_in_book() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/book-8x8.bin");
+    let built_in = reversi(&["book", "show", "f5", "d6"], "");
+    let named = reversi(&["book", "show", "--book", file, "f5", "d6"], "");
+    assert!(built_in.status.success(), "{built_in:?}");
+    assert_eq!(built_in.stdout, named.stdout);
+    let text = String::from_utf8(built_in.stdout).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("c3 ")), "{text}");
+}
