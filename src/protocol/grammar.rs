@@ -326,7 +326,7 @@ pub static COMMANDS: &[Spec] = &[
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",
-        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui | set book <file>|off | set bookrandomness <discs>",
+        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui | set book <file>|off|default | set bookrandomness <discs>",
         |i| whole(i, setting).map(Command::Set)
     ),
     spec!(
