@@ -337,6 +337,15 @@ fn nboard_learns_games_into_its_own_book_file() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("never the book it starts from"));
+    // So is a file in a folder that does not exist, at start-up rather
+    // than at the first `learn`.
+    let nowhere = path("no-such-folder/mine.bin");
+    let o = reversi(&["nboard", "--learn", &nowhere], "quit\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&nowhere),
+        "{o:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -301,6 +301,9 @@ impl LearningBook {
         let book = if std::path::Path::new(path).exists() {
             Arc::new(load(path)?)
         } else {
+            // A folder the file cannot be written in is refused now, not
+            // at the first `learn`, whose failure only the log shows.
+            drop(pending(path)?);
             base.unwrap_or_else(|| {
                 Arc::new(Book {
                     settings: LEARNING,

@@ -28,14 +28,17 @@ impl Pending {
             _ => PathBuf::from("."),
         };
         let name = path.file_name().unwrap_or_default().to_string_lossy();
+        // The OS's cause alone: the caller names the file. A missing folder
+        // is reported as the OS says it; tempfile's errors carry the twin's
+        // name, so only their kind is kept.
+        std::fs::metadata(&folder)?;
         let twin = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".partial")
             // What `File::create` gives under the usual umask.
             .permissions(Permissions::from_mode(0o644))
             .tempfile_in(folder)
-            // The OS's cause alone: the caller names the file.
-            .map_err(|e| e.raw_os_error().map_or(e, io::Error::from_raw_os_error))?;
+            .map_err(|e| io::Error::new(e.kind(), e.kind().to_string()))?;
         Ok(Pending { path, twin })
     }
 
@@ -56,7 +59,7 @@ impl Pending {
 /// Why a sealed file could not be read.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SealError {
-    #[error("not a {kind} file, or one of an older format (no {} header)", String::from_utf8_lossy(.magic).trim_end_matches('\0'))]
+    #[error("not in the {kind} format, or in an older one (no {} header)", String::from_utf8_lossy(.magic).trim_end_matches('\0'))]
     Magic { kind: &'static str, magic: [u8; 8] },
     #[error("damaged {kind} file (its checksum fails)")]
     Checksum { kind: &'static str },
