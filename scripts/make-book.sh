@@ -4,8 +4,8 @@
 # the positions of their first PLIES (20) plies that MIN_GAMES (10) games
 # reach, each position's best move that no game played searched to DEPTH
 # (26) plies, in SHARDS (2) shards run at once (one a core), then merged.
-# Its size and cost: docs/research/book.md. Each shard's part is kept in the work folder,
-# so a lost one is run again alone; `reversi book merge` gives the same
+# Its size and cost: docs/research/book.md. Each shard's part is kept in
+# the work folder, so a lost one is run again alone; `reversi book merge` gives the same
 # bytes whatever machines ran the parts.
 #   scripts/make-book.sh [wthor games.txt.xz] [out file] [work folder]
 set -euo pipefail

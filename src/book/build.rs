@@ -11,10 +11,10 @@
 //! the number of positions all the shards search, the checksum of the
 //! book an extension deepens (0 for a build; u32 each), then the book
 //! file's header and its positions' entries in the book file's layout,
-//! their values 0 (they are backed up at the merge). Each position is searched by a fresh engine
-//! state (its table cleared) on one thread, so a position's deviation is
-//! the same in whatever shard it is searched, and a merge of the shards
-//! writes the same bytes as one run.
+//! their values 0 (they are backed up at the merge). Each position is
+//! searched by a fresh engine state (its table cleared) on one thread, so
+//! a position's deviation is the same in whatever shard it is searched,
+//! and a merge of the shards writes the same bytes as one run.
 
 use super::{
     Book, Deviation, EXACT, Entry, Key, Settings, decode, encode, final_value, moves_and_children,

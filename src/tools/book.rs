@@ -116,13 +116,7 @@ pub fn build_book(
             base: 0,
             entries,
         };
-        let what = format!(
-            "{} of the book's {} positions (shard {}/{})",
-            part.entries.len(),
-            nodes.len(),
-            shard.index,
-            shard.count
-        );
+        let what = shard_summary(&part, &format!("the book's {} positions", part.total));
         (part.to_bytes(), what)
     };
     commit(file, &bytes)?;
@@ -161,17 +155,20 @@ pub fn extend_book(
         );
         (deeper.to_bytes(), what)
     } else {
-        let what = format!(
-            "{} of the {} positions to search again (shard {}/{})",
-            part.entries.len(),
-            deepen.len(),
-            shard.index,
-            shard.count
+        let what = shard_summary(
+            &part,
+            &format!("the {} positions to search again", part.total),
         );
         (part.to_bytes(), what)
     };
     commit(file, &bytes)?;
     Ok(what)
+}
+
+/// What a shard's part holds: its positions `of` all the shards'.
+fn shard_summary(part: &Part, of: &str) -> String {
+    let (k, n) = (part.shard.index, part.shard.count);
+    format!("{} of {of} (shard {k}/{n})", part.entries.len())
 }
 
 /// Merges the shards' part files `parts` into the book `out` (with
