@@ -184,6 +184,8 @@ pub struct TranspositionTable {
     len: usize,
     /// Slots from `start` that [`TranspositionTable::map_until`] wrote.
     mapped: usize,
+    /// Slots from `start` for which huge pages were asked.
+    advised: usize,
     /// Buckets in use, less one: probes and stores stay in that many. It
     /// never shrinks, so it also bounds every slot ever written.
     buckets_mask: usize,
@@ -196,13 +198,27 @@ pub struct TranspositionTable {
 /// The size of a huge page (x86-64 Linux).
 const HUGE_PAGE: usize = 2 << 20;
 
+/// How much of the table [`TranspositionTable::map_until`] maps between
+/// two looks at its `stop`: 16 small pages.
+const MAP_STEP: usize = 64 << 10;
+
 impl TranspositionTable {
     /// A table of about `megabytes` MB, all in use from the start (its
     /// pages are mapped as searches first touch them).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let mut table = TranspositionTable::on_demand(megabytes);
         table.buckets_mask = table.len / BUCKET - 1;
+        table.advise_all();
         table
+    }
+
+    /// Asks for huge pages for the whole table: for a table mapped with no
+    /// clock running (see [`TranspositionTable::map_until`]).
+    fn advise_all(&mut self) {
+        let entry = std::mem::size_of::<Slot>();
+        let from = self.memory.as_ptr().wrapping_add(self.start + self.advised);
+        advise_huge_pages(from, (self.len - self.advised) * entry);
+        self.advised = self.len;
     }
 
     /// A table of about `megabytes` MB (at least one bucket), rounded down
@@ -211,8 +227,8 @@ impl TranspositionTable {
     ///
     /// Probes land at random all over the table, so with 4 KB pages nearly
     /// every probe of a large table also misses the address-translation
-    /// cache; on Linux the table asks for huge pages (the exact solver ran
-    /// 6-8% faster with them).
+    /// cache; on Linux the table asks for huge pages as it is mapped (the
+    /// exact solver ran 6-8% faster with them).
     ///
     /// The memory comes zeroed from the allocator (an empty slot is all
     /// zeros) and is mapped only when written: writing it takes long enough
@@ -242,12 +258,12 @@ impl TranspositionTable {
         let start = address.next_multiple_of(HUGE_PAGE) - address;
         debug_assert_eq!(start % entry, 0);
         let start = start / entry;
-        advise_huge_pages(memory.as_ptr().wrapping_add(start), len * entry);
         TranspositionTable {
             memory,
             start,
             len,
             mapped: 0,
+            advised: 0,
             buckets_mask: 0,
             generation: AtomicU8::new(0),
             dirty: AtomicBool::new(false),
@@ -283,13 +299,14 @@ impl TranspositionTable {
     /// page faults (0.5 s for a 256 MB table here) are not counted in
     /// their first search.
     pub fn commit(&mut self) {
+        self.advise_all();
         self.map_until(|| false);
     }
 
-    /// Maps more of the table, a page at a time, until all of it is mapped
-    /// or `stop` says so, and puts in use the largest power of two of
-    /// buckets already mapped (always at least the first page; never fewer
-    /// than were in use).
+    /// Maps more of the table, [`MAP_STEP`] bytes at a time, until all of
+    /// it is mapped or `stop` says so, and puts in use the largest power of
+    /// two of buckets already mapped (always at least the first step;
+    /// never fewer than were in use).
     ///
     /// A search that maps the table as it stores pays the page faults
     /// between two looks at its clock, and ran past its hard limit so.
@@ -297,11 +314,17 @@ impl TranspositionTable {
     /// only mapped pages. Entries stored while fewer buckets were in use
     /// stay where they are: a probe checks the whole key, so at worst one
     /// is not found.
+    ///
+    /// The pages are mapped as small pages, a few microseconds each: a
+    /// huge page asked for before it is mapped can stall its first write
+    /// for milliseconds while the kernel compacts memory, the whole of a
+    /// short move. Each whole huge page mapped is then offered to the
+    /// kernel to merge in its own time.
     pub fn map_until(&mut self, mut stop: impl FnMut() -> bool) {
         let entry = std::mem::size_of::<Slot>();
-        let (page, small_page) = (HUGE_PAGE / entry, 4096 / entry);
+        let (step, small_page) = (MAP_STEP / entry, 4096 / entry);
         while self.mapped < self.len && (self.mapped == 0 || !stop()) {
-            let end = (self.mapped + page).min(self.len);
+            let end = (self.mapped + step).min(self.len);
             let (start, mapped) = (self.start, self.mapped);
             // One write in every small page maps the page whichever size
             // the kernel backs it with; the slot was empty and stays so.
@@ -312,6 +335,12 @@ impl TranspositionTable {
                 *slot.check.get_mut() = 0;
             }
             self.mapped = end;
+        }
+        let whole = self.mapped - self.mapped % (HUGE_PAGE / entry);
+        if whole > self.advised {
+            let from = self.memory.as_ptr().wrapping_add(self.start + self.advised);
+            advise_huge_pages(from, (whole - self.advised) * entry);
+            self.advised = whole;
         }
         let buckets = floor_power_of_two(self.mapped / BUCKET);
         self.buckets_mask = self.buckets_mask.max(buckets - 1);
@@ -545,17 +574,19 @@ mod tests {
         });
     }
 
-    /// A table made on demand grows a page at a time and forgets nothing
+    /// A table made on demand grows a step at a time and forgets nothing
     /// it holds while it grows; cleared, it is empty everywhere.
     #[test]
     fn a_table_on_demand_puts_in_use_what_is_mapped() {
-        let page = HUGE_PAGE / std::mem::size_of::<Slot>();
+        let page = MAP_STEP / std::mem::size_of::<Slot>();
         let mut tt = TranspositionTable::on_demand(8);
         assert_eq!(tt.buckets_mask, 0);
-        // Asked to stop at once, it still maps its first page.
+        // Asked to stop at once, it still maps its first step, and asks
+        // for no huge page: none is whole.
         tt.map_until(|| true);
         assert_eq!((tt.mapped, tt.buckets_mask + 1), (page, page / BUCKET));
-        // Keys with no bucket bits beyond the first page's land in the
+        assert_eq!(tt.advised, 0);
+        // Keys with no bucket bits beyond the first step's land in the
         // same bucket before and after the table grows.
         let keys: Vec<u64> = (1..=1000).map(|i| (i << 20) | i).collect();
         for &key in &keys {
@@ -572,6 +603,7 @@ mod tests {
         );
         tt.map_until(|| false);
         assert_eq!(tt.mapped, tt.len);
+        assert_eq!(tt.advised, tt.len);
         assert_eq!(tt.buckets_mask + 1, tt.len / BUCKET);
         assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
         tt.store(u64::MAX, 3, 7, Bound::Exact, Some(5));
