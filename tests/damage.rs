@@ -212,6 +212,31 @@ fn a_match_resumes_over_a_torn_result_and_refuses_damage() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not this match's"));
     assert_eq!(std::fs::read(&lists).unwrap(), good_lists);
+    // A result given twice is refused, naming the game, by a resumed
+    // match and by match-merge (it was counted twice: a table of 7 games).
+    let (second, third) = (lines(&good, header + 2), lines(&good, header + 3));
+    let twice = [&good[..third], &good[second..third], &good[third..]].concat();
+    std::fs::write(&results, &twice).unwrap();
+    let path = results.to_str().unwrap();
+    for out in [reversi(&args, ""), reversi(&["match-merge", path], "")] {
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "line {}: game 2 of pairing 0 again (its result is on line {})",
+                header + 4,
+                header + 3
+            )),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(&results).unwrap(), twice);
+    // The same shard given twice to match-merge is merged once, with a warning.
+    std::fs::write(&results, &good).unwrap();
+    let out = reversi(&["match-merge", path, path], "");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is shard 1/1 again"), "{err}");
     // Random damage to the results alone (the move lists are whole).
     let plain = &args[..9];
     let verdicts = damage_cases(

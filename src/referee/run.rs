@@ -155,13 +155,16 @@ struct ResultsFile {
     players: Vec<String>,
     pairs: Vec<(usize, usize)>,
     results: Vec<GameResult>,
+    /// The `shard` line's text (`1/4`).
+    shard: String,
     /// Bytes of the whole lines; after them, at most a torn last line.
     whole: usize,
 }
 
 /// Reads a results file's bytes: a header, then one result a line, every
 /// line's checksum checked. A last line without its newline (a stopped
-/// run's) is left out; any other damage is an error that says where.
+/// run's) is left out; any other damage, or a game's result given twice,
+/// is an error that says where.
 fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
     let bad = |why: String| MatchError::Results {
         path: path.into(),
@@ -196,8 +199,11 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
         players: Vec::new(),
         pairs: Vec::new(),
         results: Vec::new(),
+        shard: String::new(),
         whole,
     };
+    // The line of each game's result, by pairing and game.
+    let mut seen = std::collections::HashMap::new();
     let (mut has_games, mut has_shard, mut has_pairs) = (false, false, false);
     for (i, line) in lines.enumerate() {
         let number = i + 2;
@@ -210,6 +216,12 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
             if r.pairing >= file.pairs.len() || r.game >= file.games {
                 return Err(bad(format!(
                     "line {number}: no game {} in pairing {} of this match",
+                    r.game, r.pairing
+                )));
+            }
+            if let Some(first) = seen.insert((r.pairing, r.game), number) {
+                return Err(bad(format!(
+                    "line {number}: game {} of pairing {} again (its result is on line {first})",
                     r.game, r.pairing
                 )));
             }
@@ -226,7 +238,8 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
                 .parse()
                 .map_err(|_| bad(format!("line {number}: bad game count")))?;
             has_games = true;
-        } else if text.starts_with("shard ") {
+        } else if let Some(shard) = text.strip_prefix("shard ") {
+            file.shard = shard.to_string();
             has_shard = true;
         } else if let Some(name) = text.strip_prefix("player ") {
             file.players.push(name.to_string());
@@ -657,6 +670,8 @@ pub fn run_pairs(
 pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchError> {
     let mut merged: Option<(String, ResultsFile)> = None;
     let mut games = std::collections::BTreeMap::new();
+    // The first file of each shard: a shard given twice is merged once.
+    let mut shards = std::collections::HashMap::new();
     for path in paths {
         let bytes = std::fs::read(path).map_err(|source| MatchError::File {
             path: path.into(),
@@ -665,6 +680,12 @@ pub fn merge_results(paths: &[String], out: &mut dyn Write) -> Result<(), MatchE
         let file = parse_results(path, &bytes)?;
         if file.whole < bytes.len() {
             log::warn!("{path}: its last line is partial (a stopped run's) and is left out");
+        }
+        if let Some(first) = shards.insert(file.shard.clone(), path.clone()) {
+            log::warn!(
+                "{path} is shard {} again (as {first} is): each game is counted once",
+                file.shard
+            );
         }
         if let Some((first, m)) = &merged
             && (m.heading != file.heading
