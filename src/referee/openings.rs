@@ -17,6 +17,18 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
+impl Opening {
+    /// Whether no move is left to play once the opening's moves are played
+    /// (a whole game given as an opening would be a game of no moves).
+    fn ends_the_game(&self) -> bool {
+        let mut game = Game::from_position(self.start);
+        for &mv in &self.moves {
+            game.play_next(mv).expect("suite moves are checked as read");
+        }
+        game.position().is_game_over()
+    }
+}
+
 /// Reads one line of a suite's file into its opening.
 type LineReader = Box<dyn Fn(&str) -> Result<Opening, String>>;
 
@@ -92,21 +104,34 @@ impl Openings {
         } else {
             return Err(OpeningsError::Unknown(spec.into()));
         };
-        let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+        let bytes = std::fs::read(path).map_err(|source| OpeningsError::Read {
             path: path.into(),
             source,
         })?;
         let mut openings = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let trimmed = line.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
-                continue;
-            }
-            let opening = read(trimmed).map_err(|why| OpeningsError::Line {
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let bad = |why: String| OpeningsError::Line {
                 path: path.into(),
                 line: i + 1,
                 why,
+            };
+            let line = std::str::from_utf8(line).map_err(|e| {
+                bad(format!(
+                    "bytes that are not UTF-8 at column {}",
+                    e.valid_up_to() + 1
+                ))
             })?;
+            // A byte order mark, as some editors write, is not text.
+            let trimmed = line.trim_start_matches('\u{feff}').trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+                continue;
+            }
+            let opening = read(trimmed).map_err(bad)?;
+            if opening.ends_the_game() {
+                return Err(bad(
+                    "the opening ends the game: no move is left to play".into()
+                ));
+            }
             openings.push(opening);
         }
         if openings.is_empty() {
@@ -273,6 +298,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 1"), "{e}");
+        // A whole game (4x4, the board filled) is no opening.
+        let whole = suite("whole", "b1a1\nb1a1a2c1d1a3a4d2d3b4c4d4\n");
+        let e = Openings::parse(&format!("file:{whole}"), 4)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2: the opening ends the game"), "{e}");
+        let full = suite("full", &format!("{} X;\n", "XO".repeat(32)));
+        let e = Openings::parse(&format!("obf:{full}"), 8)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1: the opening ends the game"), "{e}");
+        // Bytes that are not text are named by line; a byte order mark is
+        // not part of the first move.
+        let path = suite("latin1", "");
+        std::fs::write(&path, b"f5d6\nf5 d6 \xe9\n").unwrap();
+        let e = Openings::parse(&format!("file:{path}"), 8)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 2: bytes that are not UTF-8 at column 7"),
+            "{e}"
+        );
+        let bom = suite("bom", "\u{feff}f5d6\n");
+        assert!(Openings::parse(&format!("file:{bom}"), 8).is_ok());
         let empty = suite("empty", "# nothing\n");
         let e = Openings::parse(&format!("file:{empty}"), 8)
             .unwrap_err()
