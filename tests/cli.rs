@@ -37,6 +37,15 @@ fn solve_bounds_its_table_and_refuses_an_empty_file() {
     let empty = std::env::temp_dir().join(format!("reversi-empty-{}.obf", std::process::id()));
     std::fs::write(&empty, "").unwrap();
     refused(&["solve", empty.to_str().unwrap()], "", "no positions");
+    // A bad line is named by file and line.
+    let bad = std::env::temp_dir().join(format!("reversi-bad-{}.obf", std::process::id()));
+    std::fs::write(&bad, "% a comment\nXXXX X\n").unwrap();
+    let path = bad.to_str().unwrap();
+    refused(
+        &["solve", path],
+        "",
+        &format!("{path}, line 2: bad OBF line"),
+    );
 }
 
 #[test]

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 fn ffo(name: &str) -> Vec<Problem> {
     let path = format!("{}/data/ffo/{name}", env!("CARGO_MANIFEST_DIR"));
-    read_problems(&std::fs::read_to_string(path).unwrap()).unwrap()
+    read_problems(&path).unwrap()
 }
 
 /// The 8x8 position of one OBF line.

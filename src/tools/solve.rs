@@ -15,8 +15,12 @@ use std::time::{Duration, Instant};
 pub enum SolveError {
     #[error("{path}: {source}")]
     Read { path: String, source: io::Error },
-    #[error(transparent)]
-    Obf(#[from] ObfError),
+    #[error("{path}, line {line}: {source}")]
+    Obf {
+        path: String,
+        line: usize,
+        source: ObfError,
+    },
     #[error("{0}: no positions")]
     NoPositions(String),
     #[error("hash must be 1 to {MAX_HASH_MB} MB")]
@@ -46,11 +50,26 @@ pub struct Solution {
     pub expected: Option<i32>,
 }
 
-/// Reads an OBF file's problems; the first is numbered `first`.
-pub fn read_problems(text: &str) -> Result<Vec<Problem>, ObfError> {
+/// Reads the problems of the OBF file at `path`; an error names the line.
+pub fn read_problems(path: &str) -> Result<Vec<Problem>, SolveError> {
+    let bytes = std::fs::read(path).map_err(|source| SolveError::Read {
+        path: path.into(),
+        source,
+    })?;
     let mut problems = Vec::new();
-    for line in text.lines() {
-        if let Some(p) = Problem::parse(line)? {
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let bad = |source| SolveError::Obf {
+            path: path.into(),
+            line: i + 1,
+            source,
+        };
+        let line = std::str::from_utf8(line).map_err(|e| {
+            bad(ObfError(format!(
+                "bytes that are not UTF-8 at column {}",
+                e.valid_up_to() + 1
+            )))
+        })?;
+        if let Some(p) = Problem::parse(line.trim_start_matches('\u{feff}')).map_err(bad)? {
             problems.push(p);
         }
     }
@@ -152,11 +171,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), SolveError> {
     let start = Instant::now();
-    let text = std::fs::read_to_string(path).map_err(|source| SolveError::Read {
-        path: path.into(),
-        source,
-    })?;
-    let problems = read_problems(&text)?;
+    let problems = read_problems(path)?;
     if problems.is_empty() {
         return Err(SolveError::NoPositions(path.into()));
     }
