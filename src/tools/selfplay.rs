@@ -115,6 +115,8 @@ pub enum SelfplayError {
         games: usize,
         why: &'static str,
     },
+    #[error("game {game} again at byte {offset} (a file holds each game once)")]
+    Again { offset: usize, game: u64 },
     #[error("{path}: {source}")]
     In {
         path: String,
@@ -346,8 +348,16 @@ fn decode_prefix(bytes: &[u8]) -> Result<(Vec<GameData>, usize), SelfplayError> 
     }
     let mut at = MAGIC.len();
     let mut games = Vec::new();
+    // Every game number read: a file holds each game once.
+    let mut numbers = std::collections::HashSet::new();
     while bytes.len() >= at + 10 {
         match parse_record(&bytes[at..], count_at(&bytes[at..])) {
+            Parsed::Whole(game) if !numbers.insert(game.index) => {
+                return Err(SelfplayError::Again {
+                    offset: at,
+                    game: game.index,
+                });
+            }
             Parsed::Whole(game) => {
                 at += record_len(game.positions.len());
                 games.push(game);
@@ -646,6 +656,13 @@ mod tests {
             })
         ));
         assert!(matches!(decode(b"RVPAT01\0"), Err(SelfplayError::Magic)));
+        // A whole record given twice is refused, not a game kept twice.
+        let mut twice = bytes.clone();
+        twice.extend_from_slice(&encode(&game));
+        assert!(matches!(
+            decode(&twice),
+            Err(SelfplayError::Again { offset, game: 0 }) if offset == bytes.len()
+        ));
     }
 
     /// A record of `game`'s positions with a move, the last one labelled
