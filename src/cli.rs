@@ -8,6 +8,7 @@ use reversi::players;
 use reversi::protocol::Notation;
 use reversi::rules::printable;
 use reversi::search::MAX_TIME;
+use reversi::search::pattern::EvalKind;
 use reversi::tools::perft::PerftBoard;
 use reversi::tools::{bench, selfplay};
 use std::time::Duration;
@@ -59,6 +60,10 @@ pub struct DaemonArgs {
     /// best (0 to 64; 0, the default, plays the best).
     #[arg(long, default_value_t = 0.0, value_parser = parse_discs)]
     pub book_randomness: f64,
+    /// The 8x8 evaluation of `strong`: the pattern tables or the network
+    /// (GTP: `set eval`).
+    #[arg(long, default_value = "patterns", value_parser = parse_eval)]
+    pub eval: EvalKind,
 }
 
 impl DaemonArgs {
@@ -74,6 +79,7 @@ impl DaemonArgs {
             resources: engine::Resources {
                 hash_mb: self.hash as usize,
                 threads: self.threads as usize,
+                eval: self.eval,
             },
             move_time: self.movetime.map(Duration::from_millis),
             depth: self.depth,
@@ -144,6 +150,10 @@ pub enum Command {
     Latency(LatencyArgs),
     /// Solves every position of an OBF file exactly (8x8).
     Solve(SolveArgs),
+    /// How well a fixed-depth search with one evaluation knows positions
+    /// of known best moves and scores (an OBF file): the share of best
+    /// moves found, of scores within 3 discs, and the mean error.
+    Evaltest(EvaltestArgs),
     /// One move on a board file (the small C program's file mode): reads
     /// `<name>-<NN>`, writes `<name>-<NN+1>`.
     FileMove(FileMoveArgs),
@@ -275,6 +285,23 @@ pub struct LatencyArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// The options of `reversi evaltest`.
+#[derive(clap::Args)]
+pub struct EvaltestArgs {
+    /// The OBF file, its lines giving the moves' scores
+    /// (data/evaltest/*.obf, data/ffo/*.obf).
+    pub file: String,
+    /// Plies of each search, 1 to 30 (1: the evaluation after each move).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// The evaluation: patterns or network.
+    #[arg(long, default_value = "patterns", value_parser = parse_eval)]
+    pub eval: EvalKind,
+    /// Hash table size in MB, 1 to 4096 (cleared for each position).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
+    pub hash: u64,
 }
 
 /// The options of `reversi solve`.
@@ -452,10 +479,16 @@ pub struct MatchMergeArgs {
 
 /// The options of `reversi train`.
 #[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("output").required(true).args(["out", "export"]))]
 pub struct TrainArgs {
     /// Where to write the weights (the engine's own are data/eval.bin).
     #[arg(long)]
-    pub out: String,
+    pub out: Option<String>,
+    /// Write the labelled positions with their pattern features to this
+    /// file instead of fitting (for `scripts/train-network.py`; the
+    /// format is documented in `src/tools/train/export.rs`).
+    #[arg(long)]
+    pub export: Option<String>,
     /// Every position with at most this many empty squares is solved
     /// exactly (earlier ones take the first solved score); 0 to 30.
     #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
@@ -686,6 +719,10 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = bench::MIDGAME_DEPTH as u64,
           value_parser = clap::value_parser!(u64).range(1..=24))]
     pub midgame_depth: u64,
+    /// The 8x8 evaluation: patterns (the default; the pinned node total
+    /// is theirs) or network.
+    #[arg(long, default_value = "patterns", value_parser = parse_eval)]
+    pub eval: EvalKind,
 }
 
 /// The options of `reversi help`.
@@ -721,6 +758,11 @@ const MAX_COUNT: u64 = 100_000_000;
 /// A count option: 1 to [`MAX_COUNT`].
 fn count_range() -> clap::builder::RangedU64ValueParser {
     clap::value_parser!(u64).range(1..=MAX_COUNT)
+}
+
+/// An evaluation's name: `patterns` or `network`.
+fn parse_eval(text: &str) -> Result<EvalKind, String> {
+    EvalKind::parse(text).ok_or_else(|| "patterns or network".to_string())
 }
 
 /// A threads option: 1 to [`players::MAX_THREADS`].

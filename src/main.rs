@@ -23,7 +23,9 @@ use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
 use reversi::shard::Shard;
-use reversi::tools::{bench, book, file_move, perft, probcut, selfplay, solve, state, train};
+use reversi::tools::{
+    bench, book, evaltest, file_move, perft, probcut, selfplay, solve, state, train,
+};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         threads: 1,
         book: None,
         book_randomness: 0.0,
+        eval: reversi::search::pattern::EvalKind::default(),
     };
     let gtp = Command::Gtp(GtpArgs {
         daemon,
@@ -101,6 +104,15 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Lab8(args) => run_lab8(args, out)?,
         Command::Latency(args) => run_latency(args, out)?,
         Command::Solve(args) => run_solve(args, out)?,
+        Command::Evaltest(args) => evaltest::run(
+            &args.file,
+            evaltest::EvaltestConfig {
+                depth: args.depth,
+                eval: args.eval,
+                hash_mb: args.hash as usize,
+            },
+            out,
+        )?,
         Command::Probcut(args) => run_probcut(args, out)?,
         Command::Bench(args) => run_bench(args, out)?,
         Command::Train(args) => run_train(args, out)?,
@@ -204,11 +216,16 @@ fn run_probcut(args: ProbcutArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 /// `reversi bench`: fixed searches, a row each as it ends, and the total.
 fn run_bench(args: BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut written = Ok(());
-    let results = bench::run(args.threads as usize, args.midgame_depth as u32, |r| {
-        if written.is_ok() {
-            written = writeln!(out, "{}", bench::row(r));
-        }
-    });
+    let results = bench::run(
+        args.threads as usize,
+        args.midgame_depth as u32,
+        args.eval,
+        |r| {
+            if written.is_ok() {
+                written = writeln!(out, "{}", bench::row(r));
+            }
+        },
+    );
     written?;
     writeln!(out, "{}", bench::total(&results))?;
     Ok(())
@@ -243,7 +260,12 @@ fn run_train(args: TrainArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     let input = io::stdin().lock();
     let cache = args.cache.as_deref();
-    train::run(&args.out, &cfg, args.limit, cache, &extra, input, out)?;
+    let output = match (&args.out, &args.export) {
+        (Some(path), _) => train::Output::Weights(path),
+        (None, Some(path)) => train::Output::Export(path),
+        (None, None) => unreachable!("clap requires --out or --export"),
+    };
+    train::run(output, &cfg, args.limit, cache, &extra, input, out)?;
     Ok(())
 }
 

@@ -8,7 +8,12 @@ const BENCH_NODES: u64 = 23_161_212;
 
 #[test]
 fn bench_node_total_is_pinned() {
-    let results = reversi::tools::bench::run(1, reversi::tools::bench::MIDGAME_DEPTH, |_| {});
+    let results = reversi::tools::bench::run(
+        1,
+        reversi::tools::bench::MIDGAME_DEPTH,
+        reversi::search::pattern::EvalKind::Patterns,
+        |_| {},
+    );
     let total: u64 = results.iter().map(|r| r.nodes).sum();
     assert_eq!(total, BENCH_NODES);
 }

@@ -29,6 +29,7 @@ pub use clock::Clock;
 use crate::players::{self, Evaluation, Greedy, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
+use crate::search::pattern::EvalKind;
 use crossbeam_channel::{after, never, select};
 use lag::Lag;
 pub use opening::OpeningBook;
@@ -55,6 +56,8 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 pub struct Resources {
     pub hash_mb: usize,
     pub threads: usize,
+    /// The 8x8 evaluation of the players that search with one.
+    pub eval: EvalKind,
 }
 
 impl Default for Resources {
@@ -65,6 +68,7 @@ impl Default for Resources {
         Resources {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
+            eval: EvalKind::default(),
         }
     }
 }
@@ -189,6 +193,7 @@ impl Engine {
     fn running(mut built: Box<dyn Player>, player: &str, resources: Resources) -> Engine {
         built.set_hash_mb(resources.hash_mb);
         built.set_threads(resources.threads);
+        built.set_eval(resources.eval);
         let sizes = std::array::from_fn(|n| built.supports(n));
         let depth_defined = built.depth_defined();
         Engine {
@@ -276,6 +281,12 @@ impl Engine {
     pub fn set_threads(&mut self, threads: usize) {
         self.resources.threads = threads;
         self.settle(Setting::Threads(threads));
+    }
+
+    /// Sets the player's 8x8 evaluation.
+    pub fn set_eval(&mut self, eval: EvalKind) {
+        self.resources.eval = eval;
+        self.settle(Setting::Eval(eval));
     }
 
     /// Applies `setting` on the search thread and waits until it is done,

@@ -31,6 +31,7 @@ pub(super) enum Setting {
     NewGame(Option<u64>),
     Hash(usize),
     Threads(usize),
+    Eval(crate::search::pattern::EvalKind),
 }
 
 /// What the player found for a task.
@@ -112,6 +113,7 @@ impl Worker {
                             match setting {
                                 Setting::NewGame(number) => player.new_game(number),
                                 Setting::Hash(mb) => player.set_hash_mb(mb),
+                                Setting::Eval(eval) => player.set_eval(eval),
                                 Setting::Threads(n) => player.set_threads(n),
                             }
                             let reply = Reply::Ready;

@@ -80,6 +80,9 @@ pub trait Player: Send {
     fn set_hash_mb(&mut self, _megabytes: usize) {}
     /// Searches on `threads` threads from now on, for players that can.
     fn set_threads(&mut self, _threads: usize) {}
+    /// Evaluates 8x8 positions with `eval` from now on, for players that
+    /// search with the trained evaluations.
+    fn set_eval(&mut self, _eval: crate::search::pattern::EvalKind) {}
 }
 
 /// A player's static evaluation of a position.

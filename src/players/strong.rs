@@ -8,7 +8,7 @@
 
 use super::{Analysis, Decision, Evaluation, MoveScore, Player, best_line};
 use crate::rules::{Board, Move, Position, Square, SquareSet};
-use crate::search::pattern::PatternEval;
+use crate::search::pattern::{EvalKind, Network, PatternEval};
 use crate::search::tunables::MAP_SHARE;
 use crate::search::{
     Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable, in_discs,
@@ -32,6 +32,8 @@ pub struct Strong {
     tt: TranspositionTable,
     /// Threads a search runs on (at least 1).
     threads: usize,
+    /// The 8x8 evaluation.
+    eval: EvalKind,
 }
 
 impl Default for Strong {
@@ -46,6 +48,7 @@ impl Strong {
         Strong {
             tt: TranspositionTable::on_demand(hash_mb),
             threads: 1,
+            eval: EvalKind::default(),
         }
     }
 
@@ -112,7 +115,10 @@ impl Strong {
         }
         let n = pos.size();
         Some(with_board!(pos.board(),
-            b => self.search(b, n, PatternEval::builtin(), limits, all_exact, report),
+            b => match self.eval {
+                EvalKind::Patterns => self.search(b, n, PatternEval::builtin(), limits, all_exact, report),
+                EvalKind::Network => self.search(b, n, Network::builtin(), limits, all_exact, report),
+            },
             b => self.search(b, n, &Heuristic::new(n), limits, all_exact, report)))
     }
 }
@@ -205,7 +211,10 @@ impl Player for Strong {
     ) -> Option<Analysis> {
         let n = pos.size();
         let statics: Vec<MoveScore> = with_board!(pos.board(),
-            b => one_ply(&b, PatternEval::builtin()),
+            b => match self.eval {
+                EvalKind::Patterns => one_ply(&b, PatternEval::builtin()),
+                EvalKind::Network => one_ply(&b, Network::builtin()),
+            },
             b => one_ply(&b, &Heuristic::new(n)))
         .into_iter()
         .filter(|(sq, _)| !limits.excluded.contains(sq))
@@ -276,7 +285,10 @@ impl Player for Strong {
     fn evaluate(&self, pos: &Position) -> Option<Evaluation> {
         let n = pos.size();
         Some(Evaluation::Discs(with_board!(pos.board(),
-            b => PatternEval::builtin().evaluate(&b, b.moves()),
+            b => match self.eval {
+                EvalKind::Patterns => PatternEval::builtin().evaluate(&b, b.moves()),
+                EvalKind::Network => Network::builtin().evaluate(&b, b.moves()),
+            },
             b => Heuristic::new(n).evaluate(&b, b.moves()))))
     }
 
@@ -288,6 +300,9 @@ impl Player for Strong {
     fn new_game(&mut self, _: Option<u64>) {
         self.tt.clear();
         PatternEval::builtin();
+        if self.eval == EvalKind::Network {
+            Network::builtin();
+        }
     }
 
     fn set_hash_mb(&mut self, megabytes: usize) {
@@ -296,6 +311,10 @@ impl Player for Strong {
 
     fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);
+    }
+
+    fn set_eval(&mut self, eval: EvalKind) {
+        self.eval = eval;
     }
 }
 

@@ -3,6 +3,7 @@
 //! ([`fmt::Display`]); `grammar.rs` reads lines into them.
 
 use crate::rules::{Color, Move, Square};
+use crate::search::pattern::EvalKind;
 use std::fmt;
 
 /// A parsed command.
@@ -80,6 +81,8 @@ pub enum Setting {
     /// Discs from the book's best within which its moves are drawn.
     BookRandomness(u64),
     Notation(Notation),
+    /// The 8x8 evaluation of `strong`.
+    Eval(EvalKind),
 }
 
 /// How replies write moves (and, for GoGui's, how moves are read).
@@ -211,6 +214,7 @@ impl fmt::Display for Command {
                 Setting::Threads(n) => write!(f, "{name} threads {n}"),
                 Setting::Book(b) => write!(f, "{name} book {b}"),
                 Setting::BookRandomness(d) => write!(f, "{name} bookrandomness {d}"),
+                Setting::Eval(e) => write!(f, "{name} eval {}", e.name()),
                 Setting::Notation(n) => write!(
                     f,
                     "{name} notation {}",

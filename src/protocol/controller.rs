@@ -499,6 +499,7 @@ impl<W: Write> Controller<W> {
                 return Err(format!("threads must be 1 to {MAX_THREADS}"));
             }
             Setting::Threads(n) => self.engine.set_threads(n as usize),
+            Setting::Eval(e) => self.engine.set_eval(e),
             Setting::Notation(n) => self.notation = n,
             Setting::Book(path) if path.eq_ignore_ascii_case("off") => self.engine.set_book(None),
             Setting::Book(path) if path.eq_ignore_ascii_case("default") => self

@@ -4,6 +4,7 @@
 
 use super::command::{Command, GOGUI_AA, Notation, Setting, Setup};
 use crate::rules::{Color, Move, Square, parse_move};
+use crate::search::pattern::EvalKind;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while1};
 use nom::character::complete::{digit1, space0, space1};
@@ -162,6 +163,16 @@ fn setting(i: &str) -> Res<'_, Setting> {
         map(preceded((tag_no_case("book"), space1), word), |w| {
             Setting::Book(w.to_string())
         }),
+        map(
+            preceded(
+                (tag_no_case("eval"), space1),
+                alt((
+                    value(EvalKind::Patterns, tag_no_case("patterns")),
+                    value(EvalKind::Network, tag_no_case("network")),
+                )),
+            ),
+            Setting::Eval,
+        ),
         map(
             preceded(
                 (tag_no_case("notation"), space1),
@@ -326,7 +337,7 @@ pub static COMMANDS: &[Spec] = &[
     spec!("stop", "stop", |i| whole(i, no_args).map(|_| Command::Stop)),
     spec!(
         "set",
-        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui | set book <file>|off|default | set bookrandomness <discs>",
+        "set player <name> | set movetime <ms> | set depth <plies> | set hash <MB> | set threads <N> | set notation standard|upper|lab|gogui | set book <file>|off|default | set bookrandomness <discs> | set eval patterns|network",
         |i| whole(i, setting).map(Command::Set)
     ),
     spec!(
@@ -482,6 +493,7 @@ mod tests {
             any::<u64>().prop_map(Setting::Threads),
             word.prop_map(Setting::Book),
             any::<u64>().prop_map(Setting::BookRandomness),
+            prop_oneof![Just(EvalKind::Patterns), Just(EvalKind::Network)].prop_map(Setting::Eval),
             prop_oneof![
                 Just(Notation::Standard),
                 Just(Notation::Upper),

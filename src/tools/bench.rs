@@ -7,6 +7,7 @@ use crate::players::{Player, Strong};
 use crate::rules::obf::Problem;
 use crate::rules::{Game, Move, Position, parse_move, split_move_list};
 use crate::search::Limits;
+use crate::search::pattern::EvalKind;
 use std::time::{Duration, Instant};
 
 /// One benchmark position and its search depth.
@@ -126,10 +127,12 @@ pub struct BenchResult {
 }
 
 /// Searches every position to its depth (the 8x8 middle games to
-/// `midgame_depth`) with a fresh 64 MB table, on `threads` threads.
+/// `midgame_depth`) with a fresh 64 MB table, on `threads` threads, the
+/// 8x8 positions evaluated with `eval`.
 pub fn run(
     threads: usize,
     midgame_depth: u32,
+    eval: EvalKind,
     mut each: impl FnMut(&BenchResult),
 ) -> Vec<BenchResult> {
     positions(midgame_depth)
@@ -137,6 +140,7 @@ pub fn run(
         .map(|b| {
             let mut player = Strong::new(64);
             player.set_threads(threads);
+            player.set_eval(eval);
             let limits = Limits {
                 depth: Some(b.depth),
                 ..Limits::unlimited()

@@ -1,10 +1,11 @@
-//! The command-line tools behind `reversi solve`, `bench`, `train`,
+//! The command-line tools behind `reversi solve`, `evaltest`, `bench`, `train`,
 //! `perft` and the others: each takes its settings, a reader or files for
 //! its input and a writer for its output, so that the binary only parses
 //! arguments (and a closed output pipe is an error, not a panic).
 
 pub mod bench;
 pub mod book;
+pub mod evaltest;
 pub mod file_move;
 pub mod perft;
 pub mod probcut;

@@ -189,7 +189,7 @@ pub struct Layout {
     /// counts, and last the phase's constant term.
     pub per_phase: usize,
     /// Where the scalar terms' weights start (the mover's mobility first).
-    scalars_at: usize,
+    pub(super) scalars_at: usize,
     /// For each region, the base-3 value (digits in its shape's square
     /// order) of each pattern of its squares' bits as read off the board:
     /// the board is read once per region, with no symmetry applied.

@@ -25,9 +25,11 @@
 
 mod file;
 mod layout;
+mod network;
 mod probcut;
 
 pub use layout::{FEATURES, Layout, REGIONS, SCALARS, SHAPES, symmetry};
+pub use network::{BUILTIN_NETWORK, Network, NetworkError};
 pub use probcut::{PROBCUT_BANDS, PROBCUT_FIRST_BAND, probcut_band};
 
 use super::eval::Evaluator;
@@ -35,6 +37,32 @@ use super::score::DISC;
 use crate::rules::Bitboard;
 use layout::LANES;
 use std::sync::OnceLock;
+
+/// Which 8x8 evaluation a search uses: the pattern tables
+/// ([`PatternEval`]) or the network over the same features ([`Network`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    #[default]
+    Patterns,
+    Network,
+}
+
+impl EvalKind {
+    /// Its name, as `set eval` and `--eval` take it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Patterns => "patterns",
+            EvalKind::Network => "network",
+        }
+    }
+
+    /// The kind named `name` (`patterns` or `network`, any case).
+    pub fn parse(name: &str) -> Option<EvalKind> {
+        [EvalKind::Patterns, EvalKind::Network]
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+}
 
 /// Number of game phases, each with its own weights: one for every four
 /// empties, down to the end of the game (the solver's shallow searches and
@@ -151,31 +179,7 @@ impl PatternEval {
     /// The regions of `state` after the side to move plays `sq`, flipping `flips`.
     #[inline]
     pub fn after_move(&self, state: &PatternState, sq: usize, flips: u64) -> PatternState {
-        let place = &self.layout.place;
-        let mut digits = state.digits;
-        let add = |digits: &mut [u16; LANES], row: &[u16; LANES], times: u16| {
-            for (d, p) in digits.iter_mut().zip(row) {
-                *d = d.wrapping_add(times.wrapping_mul(*p));
-            }
-        };
-        // Side one's new disc is a 1, the other's a 2; a flipped disc goes
-        // from the other digit to the mover's: down one for side one, up
-        // one for the other.
-        let (new, flipped) = if state.one_to_move {
-            (1, u16::MAX)
-        } else {
-            (2, 1)
-        };
-        add(&mut digits, &place[sq], new);
-        let mut f = flips;
-        while f != 0 {
-            add(&mut digits, &place[f.trailing_zeros() as usize], flipped);
-            f &= f - 1;
-        }
-        PatternState {
-            digits,
-            one_to_move: !state.one_to_move,
-        }
+        state.after_move(self.layout, sq, flips)
     }
 }
 
@@ -190,6 +194,47 @@ impl PatternEval {
 pub struct PatternState {
     digits: [u16; LANES],
     one_to_move: bool,
+}
+
+impl PatternState {
+    /// The regions after the side to move plays `sq`, flipping `flips`.
+    #[inline]
+    fn after_move(&self, layout: &Layout, sq: usize, flips: u64) -> PatternState {
+        let place = &layout.place;
+        let mut digits = self.digits;
+        let add = |digits: &mut [u16; LANES], row: &[u16; LANES], times: u16| {
+            for (d, p) in digits.iter_mut().zip(row) {
+                *d = d.wrapping_add(times.wrapping_mul(*p));
+            }
+        };
+        // Side one's new disc is a 1, the other's a 2; a flipped disc goes
+        // from the other digit to the mover's: down one for side one, up
+        // one for the other.
+        let (new, flipped) = if self.one_to_move {
+            (1, u16::MAX)
+        } else {
+            (2, 1)
+        };
+        add(&mut digits, &place[sq], new);
+        let mut f = flips;
+        while f != 0 {
+            add(&mut digits, &place[f.trailing_zeros() as usize], flipped);
+            f &= f - 1;
+        }
+        PatternState {
+            digits,
+            one_to_move: !self.one_to_move,
+        }
+    }
+
+    /// The regions once the side to move passes.
+    #[inline]
+    fn passed(&self) -> PatternState {
+        PatternState {
+            one_to_move: !self.one_to_move,
+            ..*self
+        }
+    }
 }
 
 impl Evaluator<Bitboard> for PatternEval {
@@ -211,10 +256,7 @@ impl Evaluator<Bitboard> for PatternEval {
     }
 
     fn pass(&self, state: &PatternState) -> PatternState {
-        PatternState {
-            one_to_move: !state.one_to_move,
-            ..*state
-        }
+        state.passed()
     }
 
     fn value(&self, state: &PatternState, board: &Bitboard, moves: u64) -> i32 {

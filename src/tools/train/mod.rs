@@ -9,10 +9,12 @@
 //! with), and a share of the games is held out to report how
 //! well the evaluation predicts them.
 
+mod export;
 mod fit;
 mod labels;
 mod samples;
 
+pub use export::{EXPORT_MAGIC, POSITION_BYTES};
 pub use fit::{Prior, fit, quantize, report};
 use labels::labelled;
 pub use labels::{Labels, relabel};
@@ -120,6 +122,16 @@ fn commit(file: Pending, bytes: &[u8]) -> Result<(), TrainError> {
         .map_err(|source| TrainError::File { path, source })
 }
 
+/// What a training run makes.
+#[derive(Clone, Copy, Debug)]
+pub enum Output<'a> {
+    /// The fitted pattern weights, at this path.
+    Weights(&'a str),
+    /// The labelled positions with their features, at this path, for a
+    /// training library ([`export`]): nothing is fitted.
+    Export(&'a str),
+}
+
 /// A training run: the positions of the games on `input` (at most
 /// `limit`), solved from [`TrainConfig::solve_empties`] on (or read from
 /// `cache`, which a first run writes), and the `extra` games' positions
@@ -127,7 +139,7 @@ fn commit(file: Pending, bytes: &[u8]) -> Result<(), TrainError> {
 /// fitted, reported on `out` with the held-out error per phase, and
 /// written to `weights_path`. Progress goes to stderr.
 pub fn run(
-    weights_path: &str,
+    output: Output,
     cfg: &TrainConfig,
     limit: Option<usize>,
     cache: Option<&str>,
@@ -137,7 +149,8 @@ pub fn run(
 ) -> Result<(), TrainError> {
     // Every file to write is started now: a folder that cannot take one
     // fails before the work.
-    let weights_out = pending(weights_path)?;
+    let (Output::Weights(path) | Output::Export(path)) = output;
+    let file_out = pending(path)?;
     if let Some(Labels {
         file: Some(path), ..
     }) = &cfg.label
@@ -200,6 +213,17 @@ pub fn run(
         training.len(),
         test.len()
     );
+    if let Output::Export(path) = output {
+        drop(file_out);
+        export::write(path, &training, &test)?;
+        writeln!(
+            out,
+            "{} positions ({} held out) written to {path}",
+            training.len() + test.len(),
+            test.len()
+        )?;
+        return Ok(());
+    }
     if let Some(prior) = &cfg.prior {
         writeln!(
             out,
@@ -219,7 +243,7 @@ pub fn run(
             report(&weights, &test)
         )?;
     }
-    commit(weights_out, &PatternEval::to_bytes(&quantize(&weights)))?;
-    writeln!(out, "weights written to {weights_path}")?;
+    commit(file_out, &PatternEval::to_bytes(&quantize(&weights)))?;
+    writeln!(out, "weights written to {path}")?;
     Ok(())
 }
