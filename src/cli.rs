@@ -6,6 +6,7 @@ use reversi::engine::{self, DEFAULT_HASH_MB};
 use reversi::lab::Wording;
 use reversi::players;
 use reversi::protocol::Notation;
+use reversi::referee::contestant::TimeControl;
 use reversi::rules::printable;
 use reversi::search::MAX_TIME;
 use reversi::search::pattern::EvalKind;
@@ -372,6 +373,12 @@ pub struct MatchArgs {
     /// starts with BASE, and each of its moves adds INC as it starts.
     #[arg(long, value_parser = parse_fischer, conflicts_with = "game_time_ms")]
     pub tc: Option<(Duration, Duration)>,
+    /// One player's own time control (repeat for more): PLAYER is its
+    /// number on the command line (1, 2, ...) or the NAME it was given;
+    /// TIME is milliseconds a move (`200`), a game clock (`game:20000`)
+    /// or a Fischer clock (`tc:60+0.5`). The others keep the match's.
+    #[arg(long, value_name = "PLAYER=TIME", value_parser = parse_player_time)]
+    pub time_for: Vec<(String, TimeControl)>,
     /// Lateness allowed before a move is forfeited, in milliseconds.
     #[arg(long, default_value_t = 50, value_parser = millis_range(0))]
     pub margin_ms: u64,
@@ -798,6 +805,36 @@ fn parse_fischer(s: &str) -> Result<(Duration, Duration), String> {
         return Err(bad());
     }
     Ok((base, inc))
+}
+
+/// `PLAYER=TIME` of `--time-for`: the player as written, and its time.
+fn parse_player_time(s: &str) -> Result<(String, TimeControl), String> {
+    let (player, time) = s
+        .split_once('=')
+        .filter(|(p, t)| !p.is_empty() && !t.is_empty())
+        .ok_or_else(|| format!("'{}' is not PLAYER=TIME", printable(s)))?;
+    let millis = |t: &str| -> Result<Duration, String> {
+        match t.parse::<u64>() {
+            Ok(ms) if ms >= 1 && ms <= MAX_TIME.as_millis() as u64 => Ok(Duration::from_millis(ms)),
+            _ => Err(format!(
+                "'{}' is not a time of 1 to {} ms",
+                printable(t),
+                MAX_TIME.as_millis()
+            )),
+        }
+    };
+    let control = if let Some(ms) = time.strip_prefix("game:") {
+        TimeControl::PerGame {
+            main: millis(ms)?,
+            increment: Duration::ZERO,
+        }
+    } else if let Some(fischer) = time.strip_prefix("tc:") {
+        let (main, increment) = parse_fischer(fischer)?;
+        TimeControl::PerGame { main, increment }
+    } else {
+        TimeControl::PerMove(millis(time)?)
+    };
+    Ok((player.to_string(), control))
 }
 
 /// A share: 0 to 1.

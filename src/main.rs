@@ -15,7 +15,7 @@ use reversi::lab;
 use reversi::players;
 use reversi::protocol::Startup;
 use reversi::referee::arena::MatchConfig;
-use reversi::referee::contestant::TimeControl;
+use reversi::referee::contestant::{TimeControl, split_name};
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
 use reversi::referee::openings::Openings;
@@ -325,6 +325,40 @@ fn run_book(args: BookArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Each player's own time control from `--time-for`, by its number: a
+/// player is named by its number (from 1) or the NAME it was given.
+fn player_times(
+    players: &[String],
+    times: &[(String, TimeControl)],
+) -> anyhow::Result<Vec<Option<TimeControl>>> {
+    let mut out = vec![None; players.len()];
+    for (who, time) in times {
+        let by_number = who
+            .parse::<usize>()
+            .ok()
+            .filter(|&k| (1..=players.len()).contains(&k))
+            .map(|k| k - 1);
+        let by_name = || {
+            players.iter().position(|p| {
+                let (name, spec) = split_name(p);
+                name != spec && name == who
+            })
+        };
+        let Some(k) = by_number.or_else(by_name) else {
+            anyhow::bail!(
+                "--time-for {}: no player {} (a number from 1 to {}, or a NAME= given)",
+                printable(who),
+                printable(who),
+                players.len()
+            );
+        };
+        if out[k].replace(*time).is_some() {
+            anyhow::bail!("--time-for: player {} is given two times", k + 1);
+        }
+    }
+    Ok(out)
+}
+
 /// `reversi match`: a match or a round robin, by the referee.
 fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let config = MatchConfig {
@@ -338,6 +372,7 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
             },
             (None, None) => TimeControl::PerMove(Duration::from_millis(args.time_ms)),
         },
+        player_times: player_times(&args.players, &args.time_for)?,
         margin: Duration::from_millis(args.margin_ms),
         openings: Openings::parse(&args.openings, args.size)?,
         max_plies: args.max_plies,

@@ -310,7 +310,14 @@ proptest! {
             match s {
                 Step::SetGame { plies, broken } => {
                     let moves = &source[..(*plies).min(source.len())];
-                    let mut text = ggf::write("a", "b", "?", "0:02", &Position::start(8).unwrap(), moves);
+                    let mut text = ggf::write(
+                        "a",
+                        "b",
+                        "?",
+                        ggf::Clocks::Both("0:02"),
+                        &Position::start(8).unwrap(),
+                        moves,
+                    );
                     if *broken {
                         text = text.replace("BO[8 ", "BO[8 -");
                     } else {

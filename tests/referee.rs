@@ -780,3 +780,62 @@ fn a_fischer_clock_reaches_every_kind_of_contestant() {
     assert!(told.contains("TI[0:00.500/0:00.050]"), "{told}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn each_engine_is_told_its_own_time() {
+    // Two engines of one match on different times, as a time-odds match
+    // gives them: each is told its own, and the records give both.
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let dir = std::env::temp_dir().join(format!("reversi-time-for-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (fast_log, slow_log) = (dir.join("fast.log"), dir.join("slow.log"));
+    let records = dir.join("games.ggf");
+    let (table, err) = match_run(&[
+        &format!("fast=cmd:sh -c 'tee {} | {bin} gtp'", fast_log.display()),
+        &format!(
+            "slow=nboard:sh -c 'tee {} | {bin} nboard'",
+            slow_log.display()
+        ),
+        "--games",
+        "2",
+        "--time-ms",
+        "30",
+        "--time-for",
+        "slow=tc:0.5+0.05",
+        "--margin-ms",
+        MARGIN_MS,
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(
+        table.starts_with(
+            "8x8, 2 games per pairing, 30 ms a move, player 2 500 ms a game + 50 ms a move"
+        ),
+        "{table}"
+    );
+    assert!(
+        table.lines().nth(2).unwrap().ends_with("  -"),
+        "{table}\n{err}"
+    );
+    let told = std::fs::read_to_string(&fast_log).unwrap();
+    assert!(told.contains("set movetime 30"), "{told}");
+    let told = std::fs::read_to_string(&slow_log).unwrap();
+    assert!(told.contains("TI[0:00.500/0:00.050]"), "{told}");
+    let ggf = std::fs::read_to_string(&records).unwrap();
+    assert!(
+        ggf.contains("PB[fast]PW[slow]RE[") && ggf.contains("TB[0/0.03]TW[0.5/0.05]"),
+        "{ggf}"
+    );
+    assert!(
+        ggf.contains("PB[slow]PW[fast]RE[") && ggf.contains("TB[0.5/0.05]TW[0/0.03]"),
+        "{ggf}"
+    );
+    // A player that is not in the match is refused before any game.
+    let out = common::run(
+        &["match", "greedy", "first", "--time-for", "third=100"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no player third"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

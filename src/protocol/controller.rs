@@ -233,7 +233,14 @@ impl<W: Write> Controller<W> {
             "?".into()
         };
         let moves: Vec<_> = self.game.moves().collect();
-        ggf::write("", "", &result, "", self.game.start(), &moves)
+        ggf::write(
+            "",
+            "",
+            &result,
+            ggf::Clocks::None,
+            self.game.start(),
+            &moves,
+        )
     }
 
     /// Starts `game` afresh: the player forgets the old one.

@@ -20,6 +20,10 @@ pub struct MatchConfig {
     /// Games per pairing (colours alternate, each opening played twice).
     pub games: usize,
     pub time: TimeControl,
+    /// Players' own time controls, by their number (`None`: [`Self::time`]):
+    /// an engine developer gives two engines different times to measure
+    /// what time is worth.
+    pub player_times: Vec<Option<TimeControl>>,
     /// Allowed lateness before a move is forfeited.
     pub margin: Duration,
     pub openings: Openings,
@@ -101,18 +105,20 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         game.play(c, m).expect("opening moves are legal");
     }
     let mut time = [(Duration::ZERO, 0usize); 2];
-    // What is left on each side's clock under a game clock.
-    let mut left = [match config.time {
+    // Each side's own time control, and what is left on its clock under
+    // a game clock.
+    let controls = sides.each_ref().map(|s| s.time().unwrap_or(config.time));
+    let mut left = controls.map(|c| match c {
         TimeControl::PerGame { main, .. } => main,
         TimeControl::PerMove(_) => Duration::ZERO,
-    }; 2];
+    });
     let mut max_time = [Duration::ZERO; 2];
     let mut forfeit = None;
     for (i, side) in sides.iter_mut().enumerate() {
         let colour = if i == 0 { Color::Black } else { Color::White };
         let start = GameStart {
             n: config.size,
-            time: config.time,
+            time: controls[i],
             start: &start,
             opening: &opening,
             colour,
@@ -134,7 +140,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         let mv = if !game.position().has_moves(color) {
             Move::Pass
         } else {
-            let budget = match config.time {
+            let budget = match controls[me] {
                 TimeControl::PerMove(limit) => MoveTime::Fixed(limit),
                 TimeControl::PerGame { increment, .. } => MoveTime::Clock {
                     left: left[me],
@@ -195,7 +201,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         start: *game.start(),
         moves: game.moves().collect(),
         end,
-        time_control: config.time.record(),
+        time_control: controls.map(|c| c.record()),
         ending: match &forfeit {
             None => Ending::Played,
             Some((loser, f)) => Ending::Forfeit {
@@ -711,6 +717,7 @@ mod tests {
                 main: Duration::from_millis(600),
                 increment: Duration::ZERO,
             },
+            player_times: Vec::new(),
             margin: Duration::from_secs(600),
             openings: Openings::None,
             max_plies: None,
@@ -736,6 +743,6 @@ mod tests {
             assert!(moves >= 20, "{moves} moves");
             assert!(used > Duration::ZERO);
         }
-        assert_eq!(outcome.record.time_control, "0.6");
+        assert_eq!(outcome.record.time_control, ["0.6", "0.6"]);
     }
 }

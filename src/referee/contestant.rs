@@ -287,6 +287,8 @@ pub struct GameEnd {
 pub struct Contestant {
     name: String,
     kind: Kind,
+    /// Its own time control, in place of the match's.
+    time: Option<TimeControl>,
     /// Where a Lab 8 program's transcripts go.
     transcripts: Option<std::path::PathBuf>,
 }
@@ -330,8 +332,19 @@ impl Contestant {
         Ok(Contestant {
             name: name.to_string(),
             kind,
+            time: None,
             transcripts: None,
         })
+    }
+
+    /// Plays every game on `time` instead of the match's time control.
+    pub fn set_time(&mut self, time: TimeControl) {
+        self.time = Some(time);
+    }
+
+    /// Its own time control, if it has one.
+    pub fn time(&self) -> Option<TimeControl> {
+        self.time
     }
 
     /// Writes each game's transcript of a Lab 8 program into `dir`.

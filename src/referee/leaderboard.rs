@@ -183,6 +183,7 @@ fn match_config(cfg: &LeaderboardConfig) -> MatchConfig {
         size: cfg.size,
         games: 2,
         time: TimeControl::PerMove(cfg.time),
+        player_times: Vec::new(),
         margin: cfg.margin,
         openings: Openings::None,
         max_plies: None,

@@ -131,7 +131,7 @@ impl NboardClient {
         time: &str,
         setup: Duration,
     ) -> Result<(), ClientError> {
-        let game = ggf::write_timed("", "", "?", time, start, plies);
+        let game = ggf::write_timed("", "", "?", ggf::Clocks::Both(time), start, plies);
         self.process.write_line(&format!("set game {game}"))?;
         self.ping(Instant::now() + setup)
     }

@@ -15,8 +15,9 @@ pub struct GameRecord {
     pub moves: Vec<(Color, Move)>,
     /// The final position.
     pub end: Position,
-    /// Time control, as written in GGF `TI[...]` (e.g. `0.1s/move`).
-    pub time_control: String,
+    /// Each side's time control, as GGF writes it (`0/0.1`: no main
+    /// time, 0.1 s a move): Black's, then White's.
+    pub time_control: [String; 2],
     pub ending: Ending,
 }
 
@@ -70,11 +71,17 @@ impl GameRecord {
                 format!("{score:+}:{}", if on_time { 't' } else { 'r' })
             }
         };
+        let [b, w] = &self.time_control;
+        let clocks = if b == w {
+            ggf::Clocks::Both(b)
+        } else {
+            ggf::Clocks::Each(b, w)
+        };
         ggf::write(
             &self.black,
             &self.white,
             &result,
-            &self.time_control,
+            clocks,
             &self.start,
             &self.moves,
         )
@@ -99,7 +106,7 @@ mod tests {
             start: *g.start(),
             moves: g.moves().collect(),
             end: *g.position(),
-            time_control: "0/0.1".into(),
+            time_control: ["0/0.1".into(), "0/0.1".into()],
             ending: Ending::Played,
         };
         assert_eq!(rec.move_list(), "f5d6c3");

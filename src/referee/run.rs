@@ -75,8 +75,14 @@ const RESULTS_MAGIC: &str = "# reversi match results v2";
 
 /// The heading of a match's table.
 fn heading(config: &MatchConfig) -> String {
+    let own: String = config
+        .player_times
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| t.map(|t| format!(", player {} {}", i + 1, t.label())))
+        .collect();
     format!(
-        "{n}x{n}, {} games per pairing, {} (+{} ms margin), openings {}, seed {}",
+        "{n}x{n}, {} games per pairing, {}{own} (+{} ms margin), openings {}, seed {}",
         config.games,
         config.time.label(),
         config.margin.as_millis(),
@@ -502,10 +508,15 @@ fn contestants(names: &[String], config: &MatchConfig) -> Result<Vec<Contestant>
         threads: config.threads,
         ..Resources::default()
     };
-    let players = names
+    let mut players = names
         .iter()
         .map(|n| Contestant::new(n, config.nboard_depth, resources))
         .collect::<Result<Vec<_>, _>>()?;
+    for (p, t) in players.iter_mut().zip(&config.player_times) {
+        if let Some(t) = t {
+            p.set_time(*t);
+        }
+    }
     for p in &players {
         p.check_size(config.size)?;
     }

@@ -318,14 +318,24 @@ pub fn parse_ply(color: Color, value: &str, n: usize) -> Result<GgfPly, GgfError
     })
 }
 
+/// The clocks a GGF record gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clocks<'a> {
+    /// None.
+    None,
+    /// One for both sides: `TI`.
+    Both(&'a str),
+    /// Black's and White's own: `TB`, `TW`.
+    Each(&'a str, &'a str),
+}
+
 /// A game as one GGF line: the players' names, the result (`?` while it is
-/// under way), the `TI` clock (left out when empty), the start position
-/// and every ply.
+/// under way), the clocks, the start position and every ply.
 pub fn write(
     black: &str,
     white: &str,
     result: &str,
-    time: &str,
+    time: Clocks,
     start: &Position,
     moves: &[(Color, Move)],
 ) -> String {
@@ -339,7 +349,7 @@ pub fn write_timed(
     black: &str,
     white: &str,
     result: &str,
-    time: &str,
+    time: Clocks,
     start: &Position,
     plies: &[(Color, Move, Option<f64>)],
 ) -> String {
@@ -358,10 +368,10 @@ pub fn write_timed(
         Color::Black => '*',
         Color::White => 'O',
     };
-    let clock = if time.is_empty() {
-        String::new()
-    } else {
-        format!("TI[{}]", escape(time))
+    let clock = match time {
+        Clocks::None => String::new(),
+        Clocks::Both(t) => format!("TI[{}]", escape(t)),
+        Clocks::Each(b, w) => format!("TB[{}]TW[{}]", escape(b), escape(w)),
     };
     let mut text = format!(
         "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{}]{clock}TY[{n}]BO[{n} {board} {side}]",
@@ -432,7 +442,14 @@ mod tests {
             game.play_next(parse_move(m, 8).unwrap()).unwrap();
         }
         let moves: Vec<_> = game.moves().collect();
-        let text = write("a]b", "c\\d", "?", "5:00", game.start(), &moves);
+        let text = write(
+            "a]b",
+            "c\\d",
+            "?",
+            Clocks::Both("5:00"),
+            game.start(),
+            &moves,
+        );
         let back = parse(&text).unwrap();
         assert_eq!(back.game, game);
         assert_eq!((back.black.as_str(), back.white.as_str()), ("a]b", "c\\d"));
@@ -468,7 +485,15 @@ mod tests {
         let plies = [(Color::Black, f5, Some(0.25)), (Color::White, d6, None)];
         let time = format!("{}/{}", clock_text(0.0), clock_text(0.1));
         assert_eq!(time, "0:00.000/0:00.100");
-        let g = parse(&write_timed("a", "b", "?", &time, &start, &plies)).unwrap();
+        let g = parse(&write_timed(
+            "a",
+            "b",
+            "?",
+            Clocks::Both(&time),
+            &start,
+            &plies,
+        ))
+        .unwrap();
         assert_eq!(g.plies.len(), 2);
         // Left: the increment of each own move less its time.
         assert!((g.time_left(Color::Black).unwrap() - (0.1 - 0.25)).abs() < 1e-9);
