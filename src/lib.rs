@@ -5,11 +5,13 @@
 pub mod book;
 pub mod engine;
 pub mod lab;
+pub mod openings;
 pub mod players;
 pub mod progress;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod sealed;
 pub mod search;
 pub mod shard;
 pub mod tools;

@@ -12,13 +12,13 @@ use cli::{
 };
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
+use reversi::openings::Openings;
 use reversi::players;
 use reversi::protocol::Startup;
 use reversi::referee::arena::MatchConfig;
 use reversi::referee::contestant::{TimeControl, split_name};
 use reversi::referee::latency::{self, LatencyConfig};
 use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
-use reversi::referee::openings::Openings;
 use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;

@@ -11,7 +11,7 @@
 //! position at the end of the book is valued by its deviation alone,
 //! which there is its best move.
 //!
-//! The file (`RVBOOK01`, sealed with a CRC-32 as [`crate::tools::sealed`]
+//! The file (`RVBOOK01`, sealed with a CRC-32 as [`crate::sealed`]
 //! writes) holds a little-endian header, the plies of each game taken,
 //! the fewest games a position needs, the search depth, the entry count
 //! (u32 each), then the entries sorted by key, 41 bytes each: the key
@@ -22,11 +22,8 @@
 //! position the deviation leads to (16 bytes), and the depth of its
 //! search (u8; 255 for an exact value).
 
-pub mod build;
-pub mod learn;
-
 use crate::rules::{Color, Move, Position};
-use crate::tools::sealed::{SealError, seal, unseal};
+use crate::sealed::{SealError, seal, unseal};
 use std::collections::BTreeMap;
 
 /// A position up to symmetry: the side to move's discs and the other

@@ -4,9 +4,9 @@
 //! tables that summarise it all.
 
 use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, TimeControl};
-use super::openings::Openings;
 use super::records::{Ending, GameRecord};
 use super::sprt::{Pentanomial, Sprt};
+use crate::openings::Openings;
 use crate::rules::{Color, Game, Move};
 use std::fmt::Write as _;
 use std::ops::ControlFlow;

@@ -4,7 +4,7 @@
 //! command to reading the whole reply, against the per-move limit.
 
 use super::client::{ClientError, GtpClient};
-use super::openings::random_opening;
+use crate::openings::random_opening;
 use crate::progress::progress;
 use crate::protocol::Command;
 use crate::rules::{is_supported_size, parse_move, printable};

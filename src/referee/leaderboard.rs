@@ -14,8 +14,8 @@
 
 use super::arena::{self, GameId, GameResult, MatchConfig, Tally};
 use super::contestant::{TimeControl, split_name};
-use super::openings::Openings;
 use super::run::{MatchError, MatchFiles, read_results, run_pairs};
+use crate::openings::Openings;
 use crate::rules::{Color, Game, ggf};
 use crate::shard::Shard;
 use serde::Serialize;

@@ -11,7 +11,6 @@ pub mod lab8;
 pub mod latency;
 pub mod leaderboard;
 pub mod nboard;
-pub mod openings;
 mod process;
 pub mod records;
 pub mod run;

@@ -17,10 +17,10 @@
 
 use super::arena::{self, GameResult, MatchConfig};
 use super::contestant::{Contestant, split_name};
-use super::openings::Openings;
 use super::sprt::{Decision, Pairs, Pentanomial};
 use crate::engine::Resources;
 use crate::engine::UnsupportedSize;
+use crate::openings::Openings;
 use crate::players::UnknownPlayer;
 use crate::progress::progress;
 use crate::rules::{Color, is_supported_size, printable};

@@ -9,7 +9,6 @@ pub mod evaltest;
 pub mod file_move;
 pub mod perft;
 pub mod probcut;
-pub mod sealed;
 pub mod selfplay;
 pub mod solve;
 pub mod state;

@@ -25,13 +25,13 @@
 //! fails, a count that runs past the end with whole records after it) is
 //! an error, and the file is left as it is.
 
+use crate::openings::{random_opening, random_plies};
 use crate::players::Strong;
 use crate::progress::progress;
-use crate::referee::openings::{random_opening, random_plies};
 use crate::rules::{AnyBoard, Game, Move, Position};
+use crate::sealed::Pending;
 use crate::search::{DISC, Limits, proven_discs};
 pub use crate::shard::Shard;
-use crate::tools::sealed::Pending;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};

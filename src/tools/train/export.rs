@@ -14,8 +14,8 @@
 //!
 //! and the CRC-32 of everything before it. Every number is little-endian.
 
-use super::sealed;
 use super::{Sample, TrainError, commit, pending};
+use crate::sealed;
 use crate::search::pattern::{FEATURES, Layout};
 
 /// The export file's magic.

@@ -2,12 +2,12 @@
 //! fixed-depth search, and the sealed file they are kept in.
 
 use super::progress;
-use super::sealed::{self};
 use super::{
     Sample, TrainConfig, TrainError, commit, load_samples, pending, read_if_there, read_sealed,
     save_samples,
 };
 use crate::rules::Bitboard;
+use crate::sealed;
 use crate::search::pattern::{BUILTIN_WEIGHTS, PatternEval};
 use crate::search::{DISC, Limits, Search, TranspositionTable, proven_discs};
 

@@ -20,8 +20,8 @@ use labels::labelled;
 pub use labels::{Labels, relabel};
 pub use samples::{Sample, collect, load_samples, read_games, save_samples};
 
-use super::sealed::{self, Pending};
 use super::{GamesError, progress, read_games as read_game_lines};
+use crate::sealed::{self, Pending};
 use crate::search::pattern::PatternEval;
 use std::io::{self, Read, Write};
 

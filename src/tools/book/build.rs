@@ -16,14 +16,14 @@
 //! a position's deviation is the same in whatever shard it is searched,
 //! and a merge of the shards writes the same bytes as one run.
 
-use super::{
+use crate::book::{
     Book, Deviation, EXACT, Entry, Key, Settings, decode, encode, final_value, moves_and_children,
 };
 use crate::engine::Engine;
 use crate::rules::{Game, Move, Position};
+use crate::sealed::{SealError, seal, unseal};
 use crate::search::{Limits, in_discs};
 use crate::shard::Shard;
-use crate::tools::sealed::{SealError, seal, unseal};
 use std::collections::BTreeMap;
 
 /// The positions of `games` (move lists from the 8x8 start) in their

@@ -4,7 +4,7 @@
 //! so that the book answers the game's line from then on.
 
 use super::build::{back_up, deviation};
-use super::{Book, EXACT, Entry, Key};
+use crate::book::{Book, EXACT, Entry, Key};
 use crate::engine::Engine;
 use crate::rules::{Game, Move, Position};
 use std::collections::BTreeSet;

@@ -2,13 +2,16 @@
 //! a shard's part for a batch scheduler), merging the parts, and showing
 //! the book's moves at a position.
 
-use crate::book::build::{self, Part, PartError};
-use crate::book::learn::{self, LearnError, Learned};
+mod build;
+mod learn;
+
 use crate::book::{Book, BookError, EXACT, Entry, Key, Settings};
 use crate::engine::{Engine, Resources};
 use crate::rules::{Game, Move, Position, parse_move, printable, split_move_list};
+use crate::sealed::Pending;
 use crate::shard::Shard;
-use crate::tools::sealed::Pending;
+use build::{Part, PartError};
+use learn::{LearnError, Learned};
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
