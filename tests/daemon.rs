@@ -27,6 +27,12 @@ struct Daemon {
     child: Child,
     stdin: Option<ChildStdin>,
     replies: Receiver<String>,
+    /// What it logs (at debug level), line by line.
+    logs: Receiver<String>,
+    /// Searches asked for (`genmove`, `reg_genmove`, `analyze`), and
+    /// those whose start was read off the log.
+    searches: usize,
+    started: usize,
 }
 
 /// The daemon's arguments for a search from the start position, which
@@ -42,19 +48,55 @@ impl Daemon {
     fn with(args: &[&str]) -> Daemon {
         // A reply is every line up to and including the empty one.
         let mut reply = String::new();
-        let (child, stdin, replies) = common::spawn(args, move |line| {
-            reply.push_str(&line);
-            reply.push('\n');
-            line.is_empty().then(|| std::mem::take(&mut reply))
-        });
+        let (child, stdin, replies, logs) =
+            common::spawn_logged(args, Some("reversi=debug"), move |line| {
+                reply.push_str(&line);
+                reply.push('\n');
+                line.is_empty().then(|| std::mem::take(&mut reply))
+            });
         Daemon {
             stdin: Some(stdin),
             child,
             replies,
+            logs,
+            searches: 0,
+            started: 0,
+        }
+    }
+
+    /// Waits until the daemon logs that the last search asked for has
+    /// started: a `stop`, `quit` or end of input sent after it meets a
+    /// running search. (A search the opening book answers never starts.)
+    fn search_started(&mut self) {
+        while self.started < self.searches {
+            let line = self.logs.recv_timeout(PATIENCE).expect("a search starts");
+            if line.contains("search started") {
+                self.started += 1;
+            }
+        }
+    }
+
+    /// The depth of the next search the daemon logs it finished
+    /// (`strong: d3 depth 9 ...`).
+    fn searched_depth(&mut self) -> u32 {
+        loop {
+            let line = self.logs.recv_timeout(PATIENCE).expect("a search ends");
+            self.started += usize::from(line.contains("search started"));
+            if let Some((_, rest)) = line.split_once(" depth ")
+                && line.contains("strong: ")
+            {
+                return rest.split(' ').next().unwrap().parse().unwrap();
+            }
         }
     }
 
     fn send(&mut self, line: &str) {
+        let mut words = line
+            .split_whitespace()
+            .skip_while(|w| w.parse::<u64>().is_ok());
+        if matches!(words.next(), Some("genmove" | "reg_genmove" | "analyze")) {
+            self.searches += 1;
+        }
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(line.as_bytes()).unwrap();
         stdin.write_all(b"\n").unwrap();
@@ -91,7 +133,7 @@ impl Daemon {
             if count == expected || start.elapsed() > Duration::from_secs(10) {
                 return count;
             }
-            thread::sleep(Duration::from_millis(1));
+            thread::yield_now();
         }
     }
 
@@ -110,16 +152,9 @@ impl Daemon {
         self.stdin.take();
     }
 
-    /// Waits for the process to exit.
+    /// Waits for the process to exit (only a hang fails the wait).
     fn wait(&mut self) -> ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(start.elapsed() < PATIENCE, "daemon did not exit");
-            thread::sleep(Duration::from_millis(5));
-        }
+        common::wait_exit(&mut self.child, PATIENCE)
     }
 }
 
@@ -303,10 +338,10 @@ fn refused_commands_leave_the_game_unchanged() {
 
 #[test]
 fn stop_ends_a_long_search_with_a_legal_move() {
-    let mut d = Daemon::start();
+    let mut d = Daemon::with(&BOOK_OFF);
     d.ask("set movetime 60000");
     d.send("7 genmove black");
-    thread::sleep(Duration::from_millis(300));
+    d.search_started();
     d.send("8 stop");
     let reply = d.reply();
     assert!(
@@ -322,10 +357,10 @@ fn stop_ends_a_long_search_with_a_legal_move() {
 
 #[test]
 fn quit_during_a_long_search_exits_cleanly() {
-    let mut d = Daemon::start();
+    let mut d = Daemon::with(&BOOK_OFF);
     d.ask("set movetime 60000");
     d.send("genmove black");
-    thread::sleep(Duration::from_millis(300));
+    d.search_started();
     d.send("quit");
     assert!(d.reply().starts_with("= "));
     assert_eq!(d.reply(), "=\n\n");
@@ -334,11 +369,11 @@ fn quit_during_a_long_search_exits_cleanly() {
 
 #[test]
 fn end_of_input_during_a_long_search_exits_cleanly() {
-    let mut d = Daemon::start();
+    let mut d = Daemon::with(&BOOK_OFF);
     d.ask("boardsize 26");
     d.ask("set movetime 60000");
     d.send("genmove black");
-    thread::sleep(Duration::from_millis(300));
+    d.search_started();
     d.close_stdin();
     assert!(d.reply().starts_with("= "));
     assert!(d.wait().success());
@@ -349,14 +384,11 @@ fn a_stop_before_a_genmove_does_not_cut_it_short() {
     let mut d = Daemon::with(&BOOK_OFF);
     d.ask("stop");
     d.ask("set movetime 400");
-    let start = Instant::now();
     assert!(d.ask("genmove black").starts_with("= "));
-    // A search the stale stop cut short answers at once. A real one runs
-    // to the soft limit, or stops sooner only once an iteration has taken
-    // long enough to predict that the next would pass 400 ms: growth per
-    // ply is capped at 6, so that takes about 67 ms at least. (It did
-    // stop before 150 ms on a loaded CI machine.)
-    assert!(start.elapsed() >= Duration::from_millis(50));
+    // A search the stale stop cut short ends before its first iteration
+    // (depth 0); a real one goes far deeper in 400 ms, even on a loaded
+    // machine.
+    assert!(d.searched_depth() >= 4);
 }
 
 #[test]
@@ -485,7 +517,7 @@ fn first_move(reply: &str) -> bool {
 
 #[test]
 fn several_search_threads_stop_at_any_moment_and_none_is_left_running() {
-    let mut d = Daemon::start();
+    let mut d = Daemon::with(&BOOK_OFF);
     for refused in [
         "set threads 0",
         "set threads 257",
@@ -502,7 +534,10 @@ fn several_search_threads_stop_at_any_moment_and_none_is_left_running() {
         let legal = d.ask("legal b");
         for _ in 0..6 {
             d.send("reg_genmove b");
-            thread::sleep(Duration::from_micros(rng.random_range(0..30_000)));
+            // A stop as the search starts, or once it runs.
+            if rng.random_bool(0.5) {
+                d.search_started();
+            }
             d.send("stop");
             let reply = d.reply();
             let mv = reply.trim_start_matches("= ").trim();
@@ -523,14 +558,14 @@ fn several_search_threads_stop_at_any_moment_and_none_is_left_running() {
 #[test]
 fn every_player_stops_at_once_and_leaves_no_thread_running() {
     for player in PLAYERS {
-        let mut d = Daemon::start();
+        let mut d = Daemon::with(&BOOK_OFF);
         assert_eq!(d.ask(&format!("set player {player}")), "=\n\n");
         let idle = d.threads();
         // `stop` during a long search: a legal move at once (PATIENCE
         // only catches a hang: norvig:20 alone would take hours).
         d.ask("set movetime 60000");
         d.send("reg_genmove b");
-        thread::sleep(Duration::from_millis(100));
+        d.search_started();
         d.send("stop");
         let reply = d.reply();
         assert!(first_move(&reply), "{player}: {reply}");
@@ -549,7 +584,7 @@ fn every_player_stops_at_once_and_leaves_no_thread_running() {
         // `quit` during a long search ends the process.
         d.ask("set movetime 60000");
         d.send("reg_genmove b");
-        thread::sleep(Duration::from_millis(100));
+        d.search_started();
         d.send("quit");
         assert!(first_move(&d.reply()), "{player}");
         assert_eq!(d.reply(), "=\n\n");
@@ -557,11 +592,11 @@ fn every_player_stops_at_once_and_leaves_no_thread_running() {
     }
     // End of input during a search, too.
     for player in PLAYERS {
-        let mut d = Daemon::start();
+        let mut d = Daemon::with(&BOOK_OFF);
         d.ask(&format!("set player {player}"));
         d.ask("set movetime 60000");
         d.send("reg_genmove b");
-        thread::sleep(Duration::from_millis(100));
+        d.search_started();
         d.close_stdin();
         assert!(first_move(&d.reply()), "{player}");
         assert!(d.wait().success(), "{player}");
@@ -681,7 +716,7 @@ proptest! {
 
 #[test]
 fn huge_times_are_refused_and_change_nothing() {
-    let mut d = Daemon::start();
+    let mut d = Daemon::with(&BOOK_OFF);
     d.ask("set movetime 50");
     for bad in [
         "time_settings 1e300 0 0",
@@ -707,7 +742,7 @@ fn huge_times_are_refused_and_change_nothing() {
     assert_eq!(d.ask("time_settings 1000000 0 0"), "=\n\n");
     // Hours for this move: a stop ends it.
     d.send("genmove w");
-    thread::sleep(Duration::from_millis(100));
+    d.search_started();
     d.send("stop");
     assert!(d.reply().starts_with("= "));
     assert_eq!(d.reply(), "=\n\n");

@@ -80,6 +80,7 @@ impl Worker {
                 for job in job_rx {
                     match job {
                         Job::Choose(task) => {
+                            log::debug!("{}: search started", player.name());
                             let reply = Reply::Move(player.decide(&task.position, &task.limits));
                             let ticket = task.ticket;
                             if answer_tx.send(Answer { ticket, reply }).is_err() {
@@ -87,6 +88,7 @@ impl Worker {
                             }
                         }
                         Job::Analyse(task, best_only) => {
+                            log::debug!("{}: search started", player.name());
                             let ticket = task.ticket;
                             let mut progress = |a: &Analysis| {
                                 let reply = Reply::Progress(a.clone());

@@ -44,15 +44,40 @@ pub fn run(args: &[&str], input: &[u8]) -> Output {
 /// line) is complete.
 pub fn spawn(
     args: &[&str],
-    mut group: impl FnMut(String) -> Option<String> + Send + 'static,
+    group: impl FnMut(String) -> Option<String> + Send + 'static,
 ) -> (Child, ChildStdin, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let (child, stdin, units, _) = spawn_logged(args, None, group);
+    (child, stdin, units)
+}
+
+/// [`spawn`] with `RUST_LOG=<log>` (when given) and every line the
+/// binary logs on the last receiver: the tests wait for a log line
+/// (`search started`) where a sleep would guess.
+pub fn spawn_logged(
+    args: &[&str],
+    log: Option<&str>,
+    mut group: impl FnMut(String) -> Option<String> + Send + 'static,
+) -> (Child, ChildStdin, Receiver<String>, Receiver<String>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
+    command
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("binary runs");
+        .stdout(Stdio::piped());
+    match log {
+        Some(level) => command.env("RUST_LOG", level).stderr(Stdio::piped()),
+        None => command.stderr(Stdio::null()),
+    };
+    let mut child = command.spawn().expect("binary runs");
+    let (log_tx, logs) = channel();
+    if let Some(stderr) = child.stderr.take() {
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                // A test that stopped listening still drains the pipe.
+                let _ = log_tx.send(line);
+            }
+        });
+    }
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = channel();
     thread::spawn(move || {
@@ -66,7 +91,84 @@ pub fn spawn(
         }
     });
     let stdin = child.stdin.take().unwrap();
-    (child, stdin, rx)
+    (child, stdin, rx, logs)
+}
+
+/// Waits for `child` to exit; one still running after `patience` is
+/// killed and fails the test (only a hang takes that long).
+pub fn wait_exit(child: &mut Child, patience: Duration) -> std::process::ExitStatus {
+    let pid = child.id();
+    let (tx, rx) = channel();
+    thread::scope(|scope| {
+        scope.spawn(move || {
+            let _ = tx.send(child.wait());
+        });
+        match rx.recv_timeout(patience) {
+            Ok(status) => status.expect("a status"),
+            Err(_) => {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+                panic!("the process did not exit");
+            }
+        }
+    })
+}
+
+/// Waits until process `pid` has ended (a zombie counts as ended), at
+/// most `patience`: the kernel says when, through a pidfd, instead of a
+/// poll of `/proc`. Whether it ended.
+pub fn wait_gone(pid: i32, patience: Duration) -> bool {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new file
+    // descriptor or -1; poll reads one pollfd we own; the fd is closed
+    // once, below.
+    unsafe {
+        let fd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
+        if fd < 0 {
+            // No such process: ended (and reaped) already.
+            return true;
+        }
+        let mut poll = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ready = libc::poll(&mut poll, 1, patience.as_millis() as i32);
+        libc::close(fd);
+        ready == 1
+    }
+}
+
+/// The processes of process group `group` that have not ended.
+pub fn group_members(group: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // After the command's closing parenthesis: state, ppid, pgrp.
+            let fields: Vec<&str> = stat.rsplit_once(") ")?.1.split(' ').collect();
+            (fields.len() > 2 && fields[0] != "Z" && fields[2] == group).then_some(pid)
+        })
+        .collect()
+}
+
+/// A named pipe made at `path`, and what a program writes into it,
+/// read on a thread: the program's signal that it has got somewhere
+/// (make the pipe before the program starts).
+pub fn fifo(path: &std::path::Path) -> Receiver<String> {
+    let _ = std::fs::remove_file(path);
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+    let (tx, rx) = channel();
+    let path = path.to_path_buf();
+    thread::spawn(move || {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = tx.send(text.trim().to_string());
+    });
+    rx
 }
 
 /// The results lines of a match's results file without their times and
