@@ -11,7 +11,7 @@
 set -euo pipefail
 rev="${1:?usage: scripts/solve-compare.sh <revision> [file.obf] [core-a core-b]}"
 # A file given is relative to where the script is run from.
-file="$(realpath "${2:-$(dirname "$0")/../../shared/data/ffo/fforum-40-59.obf}")"
+file="$(realpath "${2:-$(dirname "$0")/../data/ffo/fforum-40-59.obf}")"
 cd "$(dirname "$0")/.."
 core_a="${3:-0}"; core_b="${4:-1}"
 . scripts/build-revision.sh

@@ -308,7 +308,7 @@ pub struct EvaltestArgs {
 /// The options of `reversi solve`.
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// The OBF file (e.g. ../shared/data/ffo/fforum-40-59.obf).
+    /// The OBF file (e.g. data/ffo/fforum-40-59.obf).
     pub file: String,
     /// Hash table size in MB, 1 to 4096 (one table, cleared for each
     /// position).
