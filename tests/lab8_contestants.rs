@@ -4,6 +4,8 @@
 //! misbehave, and the project's own `reversi lab8`. Each game ends with
 //! the right result and a clear reason.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -324,4 +326,36 @@ fn a_sharded_leaderboard_comes_to_the_same_standings() {
     assert_eq!(results(&run(&shared, "1/1")), results(&whole));
     let own = std::fs::read_to_string(shared.join("qualify/results")).unwrap();
     assert!(!own.contains("\nresult "), "{own}");
+}
+
+#[test]
+fn an_interrupted_referee_leaves_no_sandbox_folder() {
+    // A program that says it runs (through a named pipe) and hangs; the
+    // referee, its temporary folder a fresh one, is interrupted then.
+    let tmp = std::env::temp_dir().join(format!("reversi-lab8-tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let fifo = std::env::temp_dir().join(format!("reversi-lab8-fifo-{}", std::process::id()));
+    let started = common::fifo(&fifo);
+    let program = format!("lab8:sh -c 'echo $$ > {}; sleep 1000'", fifo.display());
+    let referee = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["match", &program, "greedy", "--games", "2", "--openings", "none"])
+        .args(["--time-ms", "600000"])
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    started
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the program starts");
+    Command::new("kill")
+        .args(["-INT", &referee.id().to_string()])
+        .status()
+        .unwrap();
+    let out = referee.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let _ = std::fs::remove_dir_all(&tmp);
 }

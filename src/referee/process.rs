@@ -32,6 +32,38 @@ const STDERR_LINE_CHARS: usize = 200;
 /// unseen or outlives an interrupted referee.
 static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
 
+/// The working folders of the sandboxed programs running now, which an
+/// interrupted referee removes once their groups are ended (its exit runs
+/// no destructor).
+static FOLDERS: Mutex<Vec<std::path::PathBuf>> = Mutex::new(Vec::new());
+
+/// A program's working folder, removed when dropped, and by an
+/// interrupted referee.
+pub(super) struct Folder(tempfile::TempDir);
+
+impl Folder {
+    /// A fresh folder in the temporary directory, named `prefix...`.
+    pub(super) fn new(prefix: &str) -> std::io::Result<Folder> {
+        // Made and listed under the lock, as the signal thread removes
+        // them under it: none is made unseen.
+        let mut folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        folders.push(dir.path().to_path_buf());
+        Ok(Folder(dir))
+    }
+
+    pub(super) fn path(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let mut folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+        folders.retain(|f| f != self.0.path());
+    }
+}
+
 /// Starts, once, the thread that ends every group on [`GROUPS`] and exits
 /// when the referee is interrupted or terminated.
 fn watch_signals() {
@@ -58,6 +90,10 @@ fn watch_signals() {
                         unsafe {
                             libc::kill(-group, libc::SIGKILL);
                         }
+                    }
+                    let folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+                    for folder in folders.iter() {
+                        let _ = std::fs::remove_dir_all(folder);
                     }
                     eprintln!(
                         "reversi: stopped by signal {signal}; {} engine(s) ended",

@@ -17,7 +17,7 @@
 //! sees the whole file system and the network. A course runs the whole
 //! leaderboard inside a container or `bwrap` for that (README).
 
-use super::process::{end_group, start_in_own_group};
+use super::process::{Folder, end_group, start_in_own_group};
 use crossbeam_channel::{Receiver, bounded};
 use pty_process::blocking::{Command, Pty, open};
 use std::io::{self, Read, Write};
@@ -61,7 +61,7 @@ pub struct Sandboxed {
     pty: Arc<Pty>,
     output: Receiver<Vec<u8>>,
     /// Its working directory, removed when the program is dropped.
-    _dir: tempfile::TempDir,
+    _dir: Folder,
 }
 
 impl Sandboxed {
@@ -71,7 +71,7 @@ impl Sandboxed {
     /// (`./alice/lab8`, `bot.py`) are given as absolute paths.
     pub fn spawn(command_line: &str, limits: Limits) -> io::Result<Sandboxed> {
         let command_line = absolute_paths(command_line);
-        let dir = tempfile::Builder::new().prefix("reversi-lab8-").tempdir()?;
+        let dir = Folder::new("reversi-lab8-")?;
         let (pty, pts) = open().map_err(io::Error::other)?;
         no_echo(pts.as_raw_fd())?;
         let command = Command::new("sh")
