@@ -339,7 +339,15 @@ fn an_interrupted_referee_leaves_no_sandbox_folder() {
     let started = common::fifo(&fifo);
     let program = format!("lab8:sh -c 'echo $$ > {}; sleep 1000'", fifo.display());
     let referee = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["match", &program, "greedy", "--games", "2", "--openings", "none"])
+        .args([
+            "match",
+            &program,
+            "greedy",
+            "--games",
+            "2",
+            "--openings",
+            "none",
+        ])
         .args(["--time-ms", "600000"])
         .env("TMPDIR", &tmp)
         .stdout(std::process::Stdio::null())
@@ -355,7 +363,36 @@ fn an_interrupted_referee_leaves_no_sandbox_folder() {
         .unwrap();
     let out = referee.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
-    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn programs_whose_transcripts_would_collide_are_refused() {
+    // Unnamed command lines that share their first 60 characters, and one
+    // name given twice, would write the same transcript files.
+    let dir = std::env::temp_dir().join(format!("reversi-lab8-same-{}", std::process::id()));
+    let long = format!("lab8:{} {}", student().display(), "x".repeat(60));
+    for (a, b) in [
+        (format!("{long} 1"), format!("{long} 2")),
+        ("bob=lab8:true".to_string(), "bob=lab8:false".to_string()),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["match", &a, &b, "--openings", "none", "--games-dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("players 1 and 2 would write their transcripts to the same files"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -347,6 +347,11 @@ impl Contestant {
         self.time
     }
 
+    /// Its name as its transcripts' file names give it.
+    pub fn file_stem(&self) -> String {
+        file_name(&self.name)
+    }
+
     /// Writes each game's transcript of a Lab 8 program into `dir`.
     pub fn keep_transcripts(&mut self, dir: &std::path::Path) {
         self.transcripts = Some(dir.to_path_buf());

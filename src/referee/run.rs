@@ -48,6 +48,10 @@ pub enum MatchError {
     Mismatch(String, String),
     #[error("game {game} of pairing {pairing} appears twice with different results")]
     Conflict { pairing: usize, game: usize },
+    #[error(
+        "players {0} and {1} would write their transcripts to the same files ('{2}'): give each a NAME= of its own"
+    )]
+    SameTranscripts(usize, usize, String),
     #[error("Lab 8 programs play from the start position: use --openings none")]
     Lab8Openings,
     #[error("--sprt needs a match of two players, unsharded (it decides as the games end)")]
@@ -604,6 +608,18 @@ pub fn run_pairs(
     let players = || -> Result<Vec<Contestant>, MatchError> {
         let mut players = contestants(names, config)?;
         if let Some(dir) = files.games_dir {
+            // Two programs whose transcripts would share file names.
+            let writers: Vec<(usize, String)> = players
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.is_lab8())
+                .map(|(i, p)| (i, p.file_stem()))
+                .collect();
+            for (k, (i, a)) in writers.iter().enumerate() {
+                if let Some((j, _)) = writers[k + 1..].iter().find(|(_, b)| b == a) {
+                    return Err(MatchError::SameTranscripts(*i + 1, *j + 1, a.clone()));
+                }
+            }
             for p in &mut players {
                 p.keep_transcripts(std::path::Path::new(dir));
             }
