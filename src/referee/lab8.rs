@@ -86,7 +86,15 @@ pub struct Lab8Program {
     /// output may come after the next line we send.)
     passes: usize,
     pass_lines: Vec<String>,
+    /// Whether the referee told it of a pass of its own since the last
+    /// line it sent.
+    passed: bool,
 }
+
+/// How long the next line waits, after a pass of the program's own, for
+/// the program to announce that pass (a program that never does costs
+/// this much a pass).
+const PASS_WAIT: Duration = Duration::from_millis(500);
 
 impl Lab8Program {
     /// Starts `command_line` under `limits` and answers its prompts: an n x
@@ -113,6 +121,7 @@ impl Lab8Program {
             ended: false,
             passes: 0,
             pass_lines: Vec::new(),
+            passed: false,
         };
         lab8.send(&n.to_string())?;
         lab8.send(if colour == Color::Black { "B" } else { "W" })?;
@@ -121,8 +130,20 @@ impl Lab8Program {
 
     /// Writes a line to the program and the transcript. What the program
     /// printed before it is no answer to it: it is not looked at again
-    /// (a pass it announced for itself before our move is past).
+    /// (a pass it announced for itself before our move is past). After a
+    /// pass of its own, the line waits until the program has announced
+    /// it: what it prints during that pass (some print `Computer places W
+    /// at ..` and `Invalid move!` before `W player has no valid move.`)
+    /// is drained with it, not read as the answer to this line.
     fn send(&mut self, line: &str) -> Result<(), Lab8Error> {
+        if std::mem::take(&mut self.passed) {
+            let deadline = Instant::now() + PASS_WAIT;
+            while self.pass_lines.len() < self.passes && !self.ended {
+                if self.receive(deadline).is_err() {
+                    break;
+                }
+            }
+        }
         self.flush_partial();
         self.pending.clear();
         let _ = writeln!(self.transcript, "{} > {line}", self.stamp());
@@ -145,6 +166,7 @@ impl Lab8Program {
     /// A pass of its own side, which it announces itself.
     pub fn own_pass(&mut self) {
         self.passes += 1;
+        self.passed = true;
     }
 
     /// The program's next move, read until `deadline`, and the time it
@@ -410,6 +432,25 @@ fn read_verdict(text: &str) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_program_prints_during_its_own_pass_is_not_its_next_move() {
+        // White passes first: the program prints its pass slowly, with a
+        // move of no square before the announcement, and then answers the
+        // referee's move with its own.
+        let script = "read n; read c; sleep 0.3; \
+            printf 'Computer places W at ..\\nInvalid move!\\nW player has no valid move.\\n'; \
+            read m; printf 'Computer places W at cd.\\n'; read x";
+        let command = format!("sh -c \"{script}\"");
+        let mut p = Lab8Program::start(&command, Limits::default(), 4, Color::White).unwrap();
+        p.own_pass();
+        p.tell(Square::new(0, 1)).unwrap();
+        let (sq, _) = p
+            .next_move(Instant::now() + Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(sq, Square::new(2, 3));
+        p.end();
+    }
 
     #[test]
     fn moves_are_read_in_any_wording_and_never_guessed() {
