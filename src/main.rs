@@ -361,6 +361,7 @@ fn player_times(
 
 /// `reversi match`: a match or a round robin, by the referee.
 fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    reversi::referee::adopt_orphans();
     let config = MatchConfig {
         size: args.size,
         games: args.games as usize,
@@ -400,6 +401,7 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
 
 /// `reversi leaderboard`: the Lab 8 Part 3 tournament, into a folder.
 fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    reversi::referee::adopt_orphans();
     let cfg = LeaderboardConfig {
         size: args.size,
         time: Duration::from_millis(args.time_ms),

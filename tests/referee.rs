@@ -822,3 +822,33 @@ fn each_engine_is_told_its_own_time() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no player third"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_process_that_leaves_its_engines_group_is_ended_with_the_game() {
+    // The engine starts a child in a session of its own (out of reach of
+    // its group's kill), says the child's pid, then dies on genmove.
+    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("escaped.pid");
+    let _ = std::fs::remove_file(&pid_file);
+    let escaper = fake_engine(
+        "escaper",
+        &format!(
+            "setsid sh -c 'echo $$ > {0}.part; mv {0}.part {0}; exec sleep 1000' </dev/null >/dev/null 2>&1 & \
+             while [ ! -s {0} ]; do sleep 0.01; done; exit 3",
+            pid_file.display()
+        ),
+    );
+    let table = referee(&escaper, 1);
+    assert!(row(&table, "cmd:").ends_with("1 died"), "{table}");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The referee has exited: the child must be gone already.
+    assert!(
+        common::wait_gone(pid, std::time::Duration::ZERO),
+        "the escaped child {pid} still runs"
+    );
+}

@@ -12,6 +12,7 @@ pub mod latency;
 pub mod leaderboard;
 pub mod nboard;
 mod process;
+pub use process::adopt_orphans;
 pub mod records;
 pub mod run;
 pub mod sandbox;

@@ -91,6 +91,7 @@ fn watch_signals() {
                             libc::kill(-group, libc::SIGKILL);
                         }
                     }
+                    end_orphans(&[]);
                     let folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
                     for folder in folders.iter() {
                         let _ = std::fs::remove_dir_all(folder);
@@ -106,6 +107,71 @@ fn watch_signals() {
             log::warn!("cannot watch for signals ({e}): an interrupt may leave engines running");
         }
     });
+}
+
+/// Whether the referee adopts the orphans of its programs
+/// ([`adopt_orphans`]).
+static ADOPTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes this process the subreaper of everything its programs start: a
+/// process that leaves its program's group (`setsid()`) and outlives its
+/// parent becomes the referee's child instead of init's, and is ended
+/// with its program's game. For the referee's own process only: every
+/// child of the process that is no running program's is then ended.
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) changes only this
+        // process's own attribute.
+        if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0 {
+            ADOPTING.store(true, std::sync::atomic::Ordering::Relaxed);
+        } else {
+            log::warn!(
+                "cannot adopt orphans: a program that leaves its group may outlive its game"
+            );
+        }
+    }
+}
+
+/// This process's children that are not the leaders `running`.
+fn children_but(running: &[libc::pid_t]) -> Vec<libc::pid_t> {
+    let me = std::process::id().to_string();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|entry| {
+            let pid: libc::pid_t = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // After the command's closing parenthesis: state, then ppid.
+            let ppid = stat.rsplit_once(") ")?.1.split(' ').nth(1)?;
+            (ppid == me && !running.contains(&pid)).then_some(pid)
+        })
+        .collect()
+}
+
+/// Ends and reaps every adopted orphan: each child of this process that
+/// is not one of the programs `running`, until none is left (ending one
+/// hands its own children to this process).
+fn end_orphans(running: &[libc::pid_t]) {
+    if !ADOPTING.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    for _ in 0..1000 {
+        let orphans = children_but(running);
+        if orphans.is_empty() {
+            return;
+        }
+        for pid in orphans {
+            // SAFETY: kill(2) and waitpid(2) on a child of this process
+            // that no Child value owns (an adopted orphan), so no other
+            // code waits for it.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+    }
 }
 
 /// Starts a child with `start`, which must put it in a process group of
@@ -125,21 +191,23 @@ pub(super) fn start_in_own_group(
 /// [`start_in_own_group`]), then reaps the child. A group already ended
 /// is not signalled again: its id may belong to another group by now.
 pub(super) fn end_group(child: &mut Child) {
-    if let Ok(group) = libc::pid_t::try_from(child.id()) {
-        let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = groups.iter().position(|&g| g == group) {
-            groups.swap_remove(i);
-            // SAFETY: kill(2) only sends a signal; the group is the one
-            // the child was started in (its id is the child's pid), and it
-            // still exists, since the child is not reaped yet (it was on
-            // the list).
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
+    // Under the lock throughout: no other program starts or ends while its
+    // orphans are told from the running programs.
+    let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Ok(group) = libc::pid_t::try_from(child.id())
+        && let Some(i) = groups.iter().position(|&g| g == group)
+    {
+        groups.swap_remove(i);
+        // SAFETY: kill(2) only sends a signal; the group is the one the
+        // child was started in (its id is the child's pid), and it still
+        // exists, since the child is not reaped yet (it was on the list).
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
         }
     }
     let _ = child.kill();
     let _ = child.wait();
+    end_orphans(&groups);
 }
 
 /// A running engine process.
