@@ -332,3 +332,39 @@ fn tools_say_which_option_or_file_is_wrong() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
 }
+
+#[test]
+fn evaltest_finds_every_best_move_of_a_solved_suite_and_refuses_bad_files() {
+    // Searched past their empties, FFO #1-#19 are solved: every best move
+    // found, every score exact, with either evaluation.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ffo/fforum-1-19.obf");
+    for eval in ["patterns", "network"] {
+        let out = reversi(&["evaltest", path, "--depth", "30", "--eval", eval], "");
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(&format!("19 positions, {eval} evaluation, depth 30")),
+            "{text}"
+        );
+        let all = text.lines().last().unwrap();
+        let words: Vec<&str> = all.split_whitespace().collect();
+        assert_eq!(
+            words[..5],
+            ["all", "19", "100.0%", "100.0%", "0.00"],
+            "{text}"
+        );
+    }
+    let bad = std::env::temp_dir().join(format!("reversi-evaltest-{}.obf", std::process::id()));
+    std::fs::write(&bad, "% no scores\n").unwrap();
+    refused(&["evaltest", bad.to_str().unwrap()], "", "no positions");
+    refused(
+        &["evaltest", path, "--depth", "0"],
+        "",
+        "0 is not in 1..=30",
+    );
+    refused(
+        &["evaltest", path, "--eval", "tables"],
+        "",
+        "patterns or network",
+    );
+}
