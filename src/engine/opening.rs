@@ -5,6 +5,7 @@
 use crate::book::{Book, BookMove};
 use crate::players::{Decision, MoveScore};
 use crate::rules::Position;
+use crate::search::DISC;
 use crate::search::tunables::SOLVED_BELOW;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -67,7 +68,7 @@ impl OpeningBook {
     pub fn decide(&mut self, pos: &Position) -> Option<Decision> {
         let (moves, _) = self.moves(pos);
         let best = moves.first()?.value;
-        let near = (self.randomness * 100.0).round() as i32;
+        let near = (self.randomness * f64::from(DISC)).round() as i32;
         let close: Vec<_> = moves
             .iter()
             .filter(|m| i32::from(best) - i32::from(m.value) <= near)

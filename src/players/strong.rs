@@ -11,8 +11,8 @@ use crate::rules::{Board, Move, Position, Square, SquareSet};
 use crate::search::pattern::{EvalKind, Network, PatternEval};
 use crate::search::tunables::MAP_SHARE;
 use crate::search::{
-    Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable, in_discs,
-    proven_discs,
+    Endgame, Evaluator, Heuristic, Iteration, Limits, Search, TranspositionTable, proven_discs,
+    score_text,
 };
 use crate::with_board;
 use std::time::{Duration, Instant};
@@ -141,9 +141,9 @@ fn one_ply<B: Board, E: Evaluator<B>>(board: &B, eval: &E) -> Vec<(usize, i32)> 
 /// guess, a midgame line to the end) says so.
 pub fn describe(score: i32, exact: bool) -> String {
     match proven_discs(score) {
-        Some(d) if exact => format!("{d:+} (exact)"),
-        Some(d) if score != 0 => format!("{d:+} (final, not exact)"),
-        _ => format!("{:+.2}", in_discs(score)),
+        Some(_) if exact => format!("{} (exact)", score_text(score, true)),
+        Some(_) if score != 0 => format!("{} (final, not exact)", score_text(score, true)),
+        _ => score_text(score, false),
     }
 }
 

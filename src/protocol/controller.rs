@@ -11,7 +11,7 @@ use crate::rules::{
     Color, Game, Move, Position, RulesError, Square, ggf, is_supported_size, parse_move, printable,
     split_move_list,
 };
-use crate::search::{DISC, Limits, MAX_TIME, StopToken, in_discs, proven_discs};
+use crate::search::{Limits, MAX_TIME, StopToken, proven_discs, score_text};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -327,10 +327,10 @@ impl<W: Write> Controller<W> {
             .take(k)
             .map(|m| {
                 let mv = self.notation.write(m.mv, n);
-                let value = f64::from(m.value) / 100.0;
+                let value = score_text(i32::from(m.value), false);
                 match m.deviation {
-                    true => format!("{mv} {value:+.2} book deviation depth {depth}"),
-                    false => format!("{mv} {value:+.2} book {} games", m.games),
+                    true => format!("{mv} {value} book deviation depth {depth}"),
+                    false => format!("{mv} {value} book {} games", m.games),
                 }
             })
             .collect();
@@ -350,9 +350,10 @@ impl<W: Write> Controller<W> {
             .scores;
         lines.extend(scores.iter().take(k - lines.len()).map(|s| {
             let mv = self.notation.write(s.mv, n);
+            let score = score_text(s.score, s.exact);
             match proven_discs(s.score).filter(|_| s.exact) {
-                Some(discs) => format!("{mv} {discs:+} exact"),
-                None => format!("{mv} {:+.2} depth {}", in_discs(s.score), s.depth),
+                Some(_) => format!("{mv} {score} exact"),
+                None => format!("{mv} {score} depth {}", s.depth),
             }
         }));
         Ok(lines.join("\n"))
@@ -365,7 +366,7 @@ impl<W: Write> Controller<W> {
         let pos = *self.position();
         match self.engine.evaluate(&pos) {
             Some(Evaluation::Points(p)) => Ok(p.to_string()),
-            Some(Evaluation::Discs(d)) => Ok(format!("{:+.2}", d as f64 / DISC as f64)),
+            Some(Evaluation::Discs(d)) => Ok(score_text(d, false)),
             None => Err(format!("{} has no static evaluation", self.engine.player())),
         }
     }

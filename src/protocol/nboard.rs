@@ -14,7 +14,7 @@ use super::reader::{self, Line, MAX_LINE, Parsed};
 use crate::engine::{Analysis, Clock, Engine, MoveScore, OpeningBook, Options};
 use crate::rules::ggf::{self, GgfGame};
 use crate::rules::{Game, Move, Position, printable};
-use crate::search::{Limits, StopToken, in_discs, proven_discs};
+use crate::search::{Limits, StopToken, score_text};
 use crate::tools::book::LearningBook;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
@@ -398,10 +398,10 @@ impl<W: Write> NboardFront<W> {
         // for the other moves (the GUI keeps one hint a square).
         let (book, depth) = self.engine.book_moves(&pos);
         for m in book.iter().take(k) {
-            let eval = f64::from(m.value) / 100.0;
+            let eval = score_text(i32::from(m.value), false);
             let note = if m.deviation { "deviation" } else { "played" };
             self.say(&format!(
-                "book {} {eval:+.2} {} {depth} {note}",
+                "book {} {eval} {} {depth} {note}",
                 mv_text(m.mv),
                 m.games
             ))?;
@@ -493,8 +493,5 @@ fn mv_text(mv: Move) -> String {
 
 /// A score in discs for the side to move: `+2.00`, `-4` when exact.
 fn eval_text(s: &MoveScore) -> String {
-    match proven_discs(s.score).filter(|_| s.exact) {
-        Some(d) => format!("{d:+}"),
-        None => format!("{:+.2}", in_discs(s.score)),
-    }
+    score_text(s.score, s.exact)
 }

@@ -18,5 +18,7 @@ pub use alphabeta::{Iteration, Search, poll_interval};
 pub use endgame::{Endgame, SELECTIVE_LEVELS, Solved, Solver, stable_discs};
 pub use eval::{Evaluator, Heuristic, probcut_depth};
 pub use limits::{Limits, MAX_TIME, StopSignal, StopToken, bounded_secs, safety};
-pub use score::{DISC, INFINITY, WIN, in_discs, proven_discs, terminal_score, to_table};
+pub use score::{
+    DISC, INFINITY, WIN, in_discs, proven_discs, score_text, terminal_score, to_table,
+};
 pub use tt::{Bound, Hit, TranspositionTable};

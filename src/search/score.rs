@@ -43,6 +43,18 @@ pub fn in_discs(score: i32) -> f64 {
     }
 }
 
+/// A score as the protocols, tools and logs show it, for the side to
+/// move: a proven final disc difference in whole discs (`+6`), any other
+/// score in discs to two places (`-1.50`; a finished game that a midgame
+/// search sees within its depth, unproven, reads as its disc difference,
+/// `+64.00`). Book values, in the same units, are shown with it too.
+pub fn score_text(score: i32, exact: bool) -> String {
+    match proven_discs(score).filter(|_| exact) {
+        Some(discs) => format!("{discs:+}"),
+        None => format!("{:+.2}", in_discs(score)),
+    }
+}
+
 /// Whether a score is that of a finished game (won or lost), which a
 /// midgame search returns once every line it kept reaches the end.
 pub(crate) fn forced_finish(score: i32) -> bool {

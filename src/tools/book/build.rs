@@ -22,7 +22,7 @@ use crate::book::{
 use crate::engine::Engine;
 use crate::rules::{Game, Move, Position};
 use crate::sealed::{SealError, seal, unseal};
-use crate::search::{Limits, in_discs};
+use crate::search::{DISC, Limits, in_discs};
 use crate::shard::Shard;
 use std::collections::BTreeMap;
 
@@ -134,9 +134,10 @@ pub fn deviation(
     }
 }
 
-/// Discs as the book's hundredths.
+/// Discs as the book's values, in score units (hundredths of a disc).
 fn hundredths(discs: f64) -> i16 {
-    (discs * 100.0).round().clamp(-6400.0, 6400.0) as i16
+    let most = 64.0 * f64::from(DISC);
+    (discs * f64::from(DISC)).round().clamp(-most, most) as i16
 }
 
 /// The book from every position's entry: values backed up by negamax,
