@@ -1,8 +1,8 @@
 //! `reversi lab7`: the Lab 7 program (board configuration, available moves
 //! of both colours, one move checked and applied).
 
-use super::{LabError, Tokens, lab_color, lab_square, print_board, read_dimension};
-use crate::rules::{Color, Square, printable};
+use super::{LabError, Tokens, lab_color, print_board, read_dimension};
+use crate::rules::{Color, Square, parse_lab_square, printable};
 use std::io::{BufRead, Write};
 
 /// Runs the Lab 7 dialogue from `input` to `out`. End of input at any
@@ -61,6 +61,6 @@ pub fn run_lab7<R: BufRead, W: Write>(input: R, out: &mut W) -> Result<(), LabEr
 /// Reads `Bba`: a colour letter, then a lab square on the board.
 fn parse_placement(tok: &str, n: usize) -> Option<(Color, Square)> {
     let color = lab_color(*tok.as_bytes().first()?)?;
-    let sq = lab_square(tok.get(1..)?, n)?;
+    let sq = parse_lab_square(tok.get(1..)?, n)?;
     Some((color, sq))
 }

@@ -1,9 +1,9 @@
 //! `reversi lab8`: the Lab 8 Part 1 game, a human against a computer
 //! player, with the handout's prompts and messages.
 
-use super::{LabError, Tokens, lab_square, print_board, read_dimension};
+use super::{LabError, Tokens, print_board, read_dimension};
 use crate::engine::{Clock, Engine};
-use crate::rules::{Color, Move, Position};
+use crate::rules::{Color, Move, Position, parse_lab_square};
 use crate::search::StopToken;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -92,7 +92,7 @@ pub fn run_lab8<R: BufRead, W: Write>(
             let Some(tok) = tokens.next()? else {
                 return Ok(());
             };
-            match lab_square(&tok, n).and_then(|sq| pos.place(side, sq).ok()) {
+            match parse_lab_square(&tok, n).and_then(|sq| pos.place(side, sq).ok()) {
                 Some(next) => pos = next,
                 None => {
                     writeln!(out, "Invalid move.")?;

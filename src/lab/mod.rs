@@ -94,17 +94,6 @@ fn print_board<W: Write>(out: &mut W, pos: &Position) -> io::Result<()> {
     out.write_all(text.as_bytes())
 }
 
-/// Reads a lab square: exactly two lower-case letters, row then column, on
-/// the board. Anything else is `None`.
-fn lab_square(s: &str, n: usize) -> Option<Square> {
-    let b = s.as_bytes();
-    if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
-        return None;
-    }
-    let sq = Square::new((b[0] - b'a') as usize, (b[1] - b'a') as usize);
-    sq.on_board(n).then_some(sq)
-}
-
 /// Reads a colour letter as the labs write it: `B` or `W`.
 fn lab_color(c: u8) -> Option<Color> {
     match c {

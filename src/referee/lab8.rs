@@ -155,7 +155,7 @@ impl Lab8Program {
 
     /// The opponent's move on `sq`, as the human's input.
     pub fn tell(&mut self, sq: Square) -> Result<(), Lab8Error> {
-        self.send(&square_text(sq))
+        self.send(&sq.lab())
     }
 
     /// The colour it plays.
@@ -190,7 +190,7 @@ impl Lab8Program {
                 if colour != own {
                     return Err(Lab8Error::WrongColour(format!(
                         "it played {colour} {} for {own}",
-                        square_text(sq)
+                        sq.lab()
                     )));
                 }
                 return Ok((sq, took));
@@ -321,11 +321,6 @@ impl Lab8Program {
 /// A line as a forfeit quotes it: trimmed, printable, cut short.
 fn cut_line(line: &str) -> String {
     printable(line.trim()).chars().take(LINE_CHARS).collect()
-}
-
-/// The square `sq` in the handout's two letters.
-fn square_text(sq: Square) -> String {
-    format!("{}{}", (b'a' + sq.row) as char, (b'a' + sq.col) as char)
 }
 
 /// What the output holds so far.

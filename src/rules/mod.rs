@@ -20,7 +20,8 @@ pub use board::Board;
 pub use game::Game;
 pub use mailbox::MailboxBoard;
 pub use notation::{
-    Color, Move, NotationError, Square, parse_move, parse_square, printable, split_move_list,
+    Color, Move, NotationError, Square, parse_lab_square, parse_move, parse_square, printable,
+    split_move_list,
 };
 pub use position::{AnyBoard, Position, RulesError};
 pub use set::{SetIter, SquareSet, WORDS, WideSet};

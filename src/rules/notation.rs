@@ -216,6 +216,17 @@ pub fn parse_square(s: &str, n: usize) -> Result<Square, NotationError> {
 /// labs' notation (row p, column a).
 const ROW_P: usize = 16;
 
+/// A square in the labs' notation, row letter then column letter
+/// (`cd`: row c, column d), on an n x n board; `None` for anything else.
+pub fn parse_lab_square(s: &str, n: usize) -> Option<Square> {
+    let b = s.as_bytes();
+    if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
+        return None;
+    }
+    let sq = Square::new((b[0] - b'a') as usize, (b[1] - b'a') as usize);
+    sq.on_board(n).then_some(sq)
+}
+
 /// Parses a move: `pass` (any case), or `PA` as GGF writes passes where
 /// that is no square (boards below 16x16), or a square as
 /// [`parse_square`].
