@@ -56,6 +56,31 @@ impl Pending {
     }
 }
 
+/// A file that could not be made or written, and the OS's cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct FileError {
+    pub path: String,
+    pub source: io::Error,
+}
+
+impl Pending {
+    /// [`Pending::new`], its error naming the file.
+    pub fn start(path: &str) -> Result<Pending, FileError> {
+        Pending::new(path).map_err(|source| FileError {
+            path: path.into(),
+            source,
+        })
+    }
+
+    /// [`Pending::commit`], its error naming the file.
+    pub fn finish(self, bytes: &[u8]) -> Result<(), FileError> {
+        let path = self.path().to_string_lossy().into_owned();
+        self.commit(bytes)
+            .map_err(|source| FileError { path, source })
+    }
+}
+
 /// Why a sealed file could not be read.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SealError {

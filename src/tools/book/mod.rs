@@ -9,6 +9,7 @@ use crate::book::{Book, BookError, EXACT, Entry, Key, Settings};
 use crate::engine::{Engine, Resources};
 use crate::rules::{Game, Move, Position, parse_move, printable, split_move_list};
 use crate::sealed::Pending;
+use crate::search::score_text;
 use crate::shard::Shard;
 use build::{Part, PartError};
 use learn::{LearnError, Learned};
@@ -37,6 +38,15 @@ pub enum BookToolError {
         "--learn {0} is the --book file: learning writes its own file and never the book it starts from"
     )]
     LearnIntoBase(String),
+}
+
+impl From<crate::sealed::FileError> for BookToolError {
+    fn from(e: crate::sealed::FileError) -> Self {
+        BookToolError::File {
+            path: e.path,
+            source: e.source,
+        }
+    }
 }
 
 /// Reads game records, one a line: a move list (`f5d6c3...`), or a WTHOR
@@ -104,7 +114,7 @@ pub fn build_book(
     shard: Shard,
     out: &str,
 ) -> Result<String, BookToolError> {
-    let file = pending(out)?;
+    let file = Pending::start(out)?;
     let nodes = build::gather(games, settings.plies as usize, settings.min_games);
     let in_book = |k: &Key| nodes.contains_key(k);
     let entries = search(&nodes, in_book, settings.depth, shard);
@@ -122,7 +132,7 @@ pub fn build_book(
         let what = shard_summary(&part, &format!("the book's {} positions", part.total));
         (part.to_bytes(), what)
     };
-    commit(file, &bytes)?;
+    file.finish(&bytes)?;
     Ok(what)
 }
 
@@ -138,7 +148,7 @@ pub fn extend_book(
     out: &str,
 ) -> Result<String, BookToolError> {
     let book = load(base)?;
-    let file = pending(out)?;
+    let file = Pending::start(out)?;
     let deepen = build::to_deepen(&book, depth, min_games);
     let in_book = |k: &Key| book.entries.contains_key(k);
     let entries = search(&deepen, in_book, depth, shard);
@@ -164,7 +174,7 @@ pub fn extend_book(
         );
         (part.to_bytes(), what)
     };
-    commit(file, &bytes)?;
+    file.finish(&bytes)?;
     Ok(what)
 }
 
@@ -182,7 +192,7 @@ pub fn merge_parts(
     out: &str,
 ) -> Result<String, BookToolError> {
     let base = base.map(load).transpose()?;
-    let file = pending(out)?;
+    let file = Pending::start(out)?;
     let mut read = Vec::new();
     for path in parts {
         let bytes = std::fs::read(path).map_err(|source| BookToolError::File {
@@ -197,7 +207,7 @@ pub fn merge_parts(
         );
     }
     let book = build::merge(read, base.as_ref()).map_err(BookToolError::Merge)?;
-    commit(file, &book.to_bytes())?;
+    file.finish(&book.to_bytes())?;
     Ok(format!("{} positions", book.entries.len()))
 }
 
@@ -240,9 +250,9 @@ pub fn show(book: &Book, moves: &str, out: &mut dyn Write) -> Result<(), BookToo
     };
     writeln!(
         out,
-        "{} games; value {:+.2} for the side to move",
+        "{} games; value {} for the side to move",
         entry.games,
-        f64::from(entry.value) / 100.0
+        score_text(i32::from(entry.value), false)
     )
     .map_err(io)?;
     for m in book.moves(pos) {
@@ -256,9 +266,9 @@ pub fn show(book: &Book, moves: &str, out: &mut dyn Write) -> Result<(), BookToo
         };
         writeln!(
             out,
-            "{} {:+.2} {source}",
+            "{} {} {source}",
             m.mv.standard(),
-            f64::from(m.value) / 100.0
+            score_text(i32::from(m.value), false)
         )
         .map_err(io)?;
     }
@@ -303,7 +313,7 @@ impl LearningBook {
         } else {
             // A folder the file cannot be written in is refused now, not
             // at the first `learn`, whose failure only the log shows.
-            drop(pending(path)?);
+            drop(Pending::start(path)?);
             base.unwrap_or_else(|| {
                 Arc::new(Book {
                     settings: LEARNING,
@@ -326,26 +336,12 @@ impl LearningBook {
     /// deviations searched on a fresh one-thread `strong`) and writes the
     /// file. On an error the book and its file are as they were.
     pub fn learn(&mut self, start: &Position, moves: &[Move]) -> Result<Learned, BookToolError> {
-        let file = pending(&self.path)?;
+        let file = Pending::start(&self.path)?;
         let mut book = Book::clone(&self.book);
         let mut engine = Engine::new("strong", Resources::default()).expect("strong exists");
         let learned = learn::learn(&mut book, start, moves, &mut engine)?;
-        commit(file, &book.to_bytes())?;
+        file.finish(&book.to_bytes())?;
         self.book = Arc::new(book);
         Ok(learned)
     }
-}
-
-/// The file `path` to write, through a temporary twin.
-fn pending(path: &str) -> Result<Pending, BookToolError> {
-    Pending::new(path).map_err(|source| BookToolError::File {
-        path: path.into(),
-        source,
-    })
-}
-
-fn commit(file: Pending, bytes: &[u8]) -> Result<(), BookToolError> {
-    let path = file.path().to_string_lossy().into_owned();
-    file.commit(bytes)
-        .map_err(|source| BookToolError::File { path, source })
 }

@@ -14,8 +14,9 @@
 //!
 //! and the CRC-32 of everything before it. Every number is little-endian.
 
-use super::{Sample, TrainError, commit, pending};
+use super::{Sample, TrainError};
 use crate::sealed;
+use crate::sealed::Pending;
 use crate::search::pattern::{FEATURES, Layout};
 
 /// The export file's magic.
@@ -49,8 +50,9 @@ pub fn body(training: &[Sample], held_out: &[Sample]) -> Vec<u8> {
 
 /// Writes the export file at `path`.
 pub fn write(path: &str, training: &[Sample], held_out: &[Sample]) -> Result<(), TrainError> {
-    let file = pending(path)?;
-    commit(file, &sealed::seal(EXPORT_MAGIC, &body(training, held_out)))
+    let file = Pending::start(path)?;
+    file.finish(&sealed::seal(EXPORT_MAGIC, &body(training, held_out)))?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,11 +3,10 @@
 
 use super::progress;
 use super::{
-    Sample, TrainConfig, TrainError, commit, load_samples, pending, read_if_there, read_sealed,
-    save_samples,
+    Sample, TrainConfig, TrainError, load_samples, read_if_there, read_sealed, save_samples,
 };
 use crate::rules::Bitboard;
-use crate::sealed;
+use crate::sealed::{self, Pending};
 use crate::search::pattern::{BUILTIN_WEIGHTS, PatternEval};
 use crate::search::{DISC, Limits, Search, TranspositionTable, proven_discs};
 
@@ -55,7 +54,7 @@ pub(super) fn labelled(
     let mut out = None;
     if let Some(path) = &label.file {
         match read_if_there(path)? {
-            None => out = Some(pending(path)?),
+            None => out = Some(Pending::start(path)?),
             Some(bytes) => return read_labels(path, &bytes, &header, label, cfg, games.len()),
         }
     }
@@ -85,7 +84,7 @@ pub(super) fn labelled(
     bar.finish_and_clear();
     if let Some(out) = out {
         header.extend(save_samples(&games));
-        commit(out, &sealed::seal(LABELS_MAGIC, &header))?;
+        out.finish(&sealed::seal(LABELS_MAGIC, &header))?;
     }
     Ok(games)
 }

@@ -56,6 +56,15 @@ pub enum TrainError {
     Io(#[from] io::Error),
 }
 
+impl From<crate::sealed::FileError> for TrainError {
+    fn from(e: crate::sealed::FileError) -> Self {
+        TrainError::File {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 /// Settings of a training run.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -107,21 +116,6 @@ fn read_sealed(
         })
 }
 
-/// Starts writing the file at `path` (its folder is checked now).
-fn pending(path: &str) -> Result<Pending, TrainError> {
-    Pending::new(path).map_err(|source| TrainError::File {
-        path: path.into(),
-        source,
-    })
-}
-
-/// Writes a pending file.
-fn commit(file: Pending, bytes: &[u8]) -> Result<(), TrainError> {
-    let path = file.path().to_string_lossy().into_owned();
-    file.commit(bytes)
-        .map_err(|source| TrainError::File { path, source })
-}
-
 /// What a training run makes.
 #[derive(Clone, Copy, Debug)]
 pub enum Output<'a> {
@@ -150,20 +144,20 @@ pub fn run(
     // Every file to write is started now: a folder that cannot take one
     // fails before the work.
     let (Output::Weights(path) | Output::Export(path)) = output;
-    let file_out = pending(path)?;
+    let file_out = Pending::start(path)?;
     if let Some(Labels {
         file: Some(path), ..
     }) = &cfg.label
         && read_if_there(path)?.is_none()
     {
-        drop(pending(path)?);
+        drop(Pending::start(path)?);
     }
     let cached = match cache {
         Some(path) => read_if_there(path)?.map(|bytes| (path, bytes)),
         None => None,
     };
     let cache_out = match (cache, &cached) {
-        (Some(path), None) => Some(pending(path)?),
+        (Some(path), None) => Some(Pending::start(path)?),
         _ => None,
     };
     let mut per_game = match cached {
@@ -183,7 +177,7 @@ pub fn run(
             let per_game = collect(&games, cfg, &|| bar.inc(1));
             bar.finish_and_clear();
             if let Some(out) = cache_out {
-                commit(out, &sealed::seal(CACHE_MAGIC, &save_samples(&per_game)))?;
+                out.finish(&sealed::seal(CACHE_MAGIC, &save_samples(&per_game)))?;
             }
             per_game
         }
@@ -243,7 +237,7 @@ pub fn run(
             report(&weights, &test)
         )?;
     }
-    commit(file_out, &PatternEval::to_bytes(&quantize(&weights)))?;
+    file_out.finish(&PatternEval::to_bytes(&quantize(&weights)))?;
     writeln!(out, "weights written to {path}")?;
     Ok(())
 }
