@@ -229,6 +229,25 @@ pub fn random_opening(n: usize, plies: usize, rng: &mut ChaCha8Rng) -> Game {
     game
 }
 
+/// An 8x8 game of the first `plies` moves of a recorded game (fewer where
+/// one is illegal), then `random` uniformly random ones: self-play's
+/// openings from tournament games.
+pub fn prefix_then_random(
+    moves: &[Move],
+    plies: usize,
+    random: usize,
+    rng: &mut ChaCha8Rng,
+) -> Game {
+    let mut game = Game::new(8).expect("8x8 is supported");
+    for &mv in moves.iter().take(plies) {
+        if game.play_next(mv).is_err() {
+            break;
+        }
+    }
+    random_plies(&mut game, random, rng);
+    game
+}
+
 /// Plays `plies` uniformly random legal moves (a pass where there is none)
 /// on `game`, fewer if it ends.
 pub fn random_plies(game: &mut Game, plies: usize, rng: &mut ChaCha8Rng) {
@@ -245,6 +264,41 @@ pub fn random_plies(game: &mut Game, plies: usize, rng: &mut ChaCha8Rng) {
         };
         game.play(pos.to_move(), mv).expect("legal random move");
     }
+}
+
+/// The 8x8 position after the first `plies` moves of `game` (passes
+/// implied).
+pub fn recorded_prefix(game: &str, plies: usize) -> Position {
+    let mut g = Game::new(8).expect("8x8 is supported");
+    for mv in split_move_list(game).iter().take(plies) {
+        let mv = parse_move(mv, 8).expect("a move of the list");
+        g.play_next(mv).expect("a legal move of a recorded game");
+    }
+    *g.position()
+}
+
+/// The position after `plies` moves chosen by a fixed rule (the legal move
+/// at a pseudo-random rank), the same in every build: the bench's
+/// positions on every size.
+pub fn fixed_opening(n: usize, plies: usize) -> Position {
+    let mut pos = Position::start(n).expect("supported size");
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ n as u64;
+    for _ in 0..plies {
+        let moves = pos.legal_moves(pos.to_move());
+        if moves.is_empty() {
+            match pos.play(Move::Pass) {
+                Ok(p) => pos = p,
+                Err(_) => break,
+            }
+            continue;
+        }
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let sq = moves[((state >> 33) % moves.len() as u64) as usize];
+        pos = pos.place(pos.to_move(), sq).expect("legal");
+    }
+    pos
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //! search does (a check that a change meant to be pure speed is), and the
 //! nodes per second measure speed.
 
+use crate::openings::{fixed_opening, recorded_prefix};
 use crate::players::{Player, Strong};
+use crate::rules::Position;
 use crate::rules::obf::Problem;
-use crate::rules::{Game, Move, Position, parse_move, split_move_list};
 use crate::search::Limits;
 use crate::search::pattern::EvalKind;
 use std::time::{Duration, Instant};
@@ -48,7 +49,7 @@ pub fn positions(midgame_depth: u32) -> Vec<BenchPosition> {
         for plies in [20, 30] {
             out.push(BenchPosition {
                 label: format!("wthor{}+{plies}", i + 1),
-                position: after(game, plies),
+                position: recorded_prefix(game, plies),
                 depth: midgame_depth,
             });
         }
@@ -66,7 +67,7 @@ pub fn positions(midgame_depth: u32) -> Vec<BenchPosition> {
     ] {
         out.push(BenchPosition {
             label: format!("{n}x{n}+{plies}"),
-            position: opening(n, plies),
+            position: fixed_opening(n, plies),
             depth,
         });
     }
@@ -82,40 +83,6 @@ const MIDGAME_GAMES: [&str; 6] = [
     "f5f6e6f4g5e7f7c5f3g3h3f2e1h6h4g6g4f8d8g7e2h5c4d3d6e3b5f1g2d1c2c3",
     "f5d6c4f4f6g5g6e3d3f3h5c5e6e7f7c6c3b4e8e2b5c2d2g4h4g3h3f2d1f1a4b6",
 ];
-
-/// The 8x8 position after the first `plies` moves of `game` (passes
-/// implied).
-fn after(game: &str, plies: usize) -> Position {
-    let mut g = Game::new(8).expect("8x8 is supported");
-    for mv in split_move_list(game).iter().take(plies) {
-        let mv = parse_move(mv, 8).expect("a move of the list");
-        g.play_next(mv).expect("a legal move of a recorded game");
-    }
-    *g.position()
-}
-
-/// The position after `plies` moves chosen by a fixed rule (the legal move
-/// at a pseudo-random rank), the same in every build.
-fn opening(n: usize, plies: usize) -> Position {
-    let mut pos = Position::start(n).expect("supported size");
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ n as u64;
-    for _ in 0..plies {
-        let moves = pos.legal_moves(pos.to_move());
-        if moves.is_empty() {
-            match pos.play(Move::Pass) {
-                Ok(p) => pos = p,
-                Err(_) => break,
-            }
-            continue;
-        }
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let sq = moves[((state >> 33) % moves.len() as u64) as usize];
-        pos = pos.place(pos.to_move(), sq).expect("legal");
-    }
-    pos
-}
 
 /// One measured search.
 #[derive(Clone, Debug)]

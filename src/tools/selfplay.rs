@@ -25,7 +25,7 @@
 //! fails, a count that runs past the end with whole records after it) is
 //! an error, and the file is left as it is.
 
-use crate::openings::{random_opening, random_plies};
+use crate::openings::{prefix_then_random, random_opening};
 use crate::players::Strong;
 use crate::progress::progress;
 use crate::rules::{AnyBoard, Game, Move, Position};
@@ -154,15 +154,9 @@ fn opening(cfg: &SelfplayConfig, index: u64) -> Game {
             random,
         } => {
             let mut rng = game_rng(cfg.seed, index);
-            let mut game = Game::new(8).expect("8x8 is supported");
             let moves = &games[(index % games.len() as u64) as usize];
-            for &mv in moves.iter().take(rng.random_range(plies.clone())) {
-                if game.play_next(mv).is_err() {
-                    break;
-                }
-            }
-            random_plies(&mut game, *random, &mut rng);
-            game
+            let kept = rng.random_range(plies.clone());
+            prefix_then_random(moves, kept, *random, &mut rng)
         }
     };
     // An opening that ends the game leaves nothing to play: cut it back.
