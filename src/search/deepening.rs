@@ -12,7 +12,7 @@ use super::endgame::{
 use super::eval::Evaluator;
 use super::limits::Limits;
 use super::score::{DISC, INFINITY, WIN, forced_finish, proven_discs, to_table};
-use super::tunables::ASPIRATION_HALF_WIDTH;
+use super::tunables::{ASPIRATION_HALF_WIDTH, ASPIRATION_MIN_DEPTH};
 use crate::rules::SquareSet;
 use std::time::{Duration, Instant};
 
@@ -88,7 +88,8 @@ impl Schedule {
     /// between odd and even depths: a guess of the same parity did no
     /// better, nor did other widths (docs/research/selectivity.md).
     fn window(&self, guess: i32) -> ((i32, i32), bool) {
-        let narrow = self.depth >= 4 && self.depth < self.empties && !self.all_exact;
+        let narrow =
+            self.depth >= ASPIRATION_MIN_DEPTH && self.depth < self.empties && !self.all_exact;
         let proving = self.depth >= self.empties
             && !self.all_exact
             && (forced_finish(guess) || self.selective.is_some());

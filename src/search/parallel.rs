@@ -52,7 +52,8 @@ use super::alphabeta::Search;
 use super::endgame::{Endgame, Pool, SOLVER_JUMP};
 use super::eval::Evaluator;
 use super::limits::Limits;
-use super::score::{DISC, INFINITY, proven_discs};
+use super::score::{INFINITY, proven_discs};
+use super::tunables::{ASPIRATION_HALF_WIDTH, ASPIRATION_MIN_DEPTH};
 use crate::rules::SquareSet;
 use std::time::Instant;
 
@@ -187,8 +188,11 @@ impl<'a, B: Endgame + Sync, E: Evaluator<B> + Sync> Search<'a, B, E> {
                 return;
             }
             let depth_now = depth.min(empties);
-            let window = if depth_now >= 4 && depth_now < empties && proven_discs(guess).is_none() {
-                (guess - DISC / 2, guess + DISC / 2)
+            let window = if depth_now >= ASPIRATION_MIN_DEPTH
+                && depth_now < empties
+                && proven_discs(guess).is_none()
+            {
+                (guess - ASPIRATION_HALF_WIDTH, guess + ASPIRATION_HALF_WIDTH)
             } else {
                 (-INFINITY, INFINITY)
             };

@@ -52,6 +52,9 @@ pub const TT_MIN_DEPTH: i32 = 2;
 /// Half the width of an iteration's aspiration window around the last
 /// score, in hundredths of a disc.
 pub const ASPIRATION_HALF_WIDTH: i32 = super::DISC / 2;
+/// The first depth whose iteration searches in an aspiration window (the
+/// shallower ones are too cheap to gain from one).
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 // Time (docs/research/time.md).
 
