@@ -7,7 +7,7 @@ use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, TimeC
 use super::records::{Ending, GameRecord};
 use super::sprt::{Pentanomial, Sprt};
 use crate::openings::Openings;
-use crate::rules::{Color, Game, Move};
+use crate::rules::{Color, Game, Move, Position};
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -93,43 +93,107 @@ impl GameId {
     }
 }
 
+/// Each side's clock in one game: its time control, what is left of a
+/// game clock, and the time its moves took.
+struct Clocks {
+    controls: [TimeControl; 2],
+    left: [Duration; 2],
+    time: [(Duration, usize); 2],
+    max_time: [Duration; 2],
+}
+
+impl Clocks {
+    fn new(controls: [TimeControl; 2]) -> Clocks {
+        Clocks {
+            controls,
+            left: controls.map(|c| match c {
+                TimeControl::PerGame { main, .. } => main,
+                TimeControl::PerMove(_) => Duration::ZERO,
+            }),
+            time: [(Duration::ZERO, 0); 2],
+            max_time: [Duration::ZERO; 2],
+        }
+    }
+
+    /// The time side `me`'s next move may take.
+    fn budget(&self, me: usize) -> MoveTime {
+        match self.controls[me] {
+            TimeControl::PerMove(limit) => MoveTime::Fixed(limit),
+            TimeControl::PerGame { increment, .. } => MoveTime::Clock {
+                left: self.left[me],
+                increment,
+            },
+        }
+    }
+
+    /// Charges side `me` a move that took `took` of `budget`; the move's
+    /// increment comes as it starts.
+    fn charge(&mut self, me: usize, budget: MoveTime, took: Duration) {
+        self.left[me] = (self.left[me] + budget.increment()).saturating_sub(took);
+        self.time[me].0 += took;
+        self.time[me].1 += 1;
+        self.max_time[me] = self.max_time[me].max(took);
+    }
+}
+
+fn colour_of(i: usize) -> Color {
+    if i == 0 { Color::Black } else { Color::White }
+}
+
+/// Tells both sides the game starts from `start` and `opening`, each on
+/// its own time control; the first that cannot start forfeits.
+fn start_sides(
+    sides: &mut [&mut Contestant; 2],
+    config: &MatchConfig,
+    controls: [TimeControl; 2],
+    (start, opening): (&Position, &[(Color, Move)]),
+    id: GameId,
+) -> Result<(), (Color, Forfeit)> {
+    for (i, side) in sides.iter_mut().enumerate() {
+        let start = GameStart {
+            n: config.size,
+            time: controls[i],
+            start,
+            opening,
+            colour: colour_of(i),
+            label: id.label(),
+            number: id.number(),
+        };
+        side.start_game(&start).map_err(|f| (colour_of(i), f))?;
+    }
+    Ok(())
+}
+
+/// Tells both sides `colour`'s move `mv`, but the mover its own move.
+fn tell_sides(
+    sides: &mut [&mut Contestant; 2],
+    colour: Color,
+    mv: Move,
+) -> Result<(), (Color, Forfeit)> {
+    for (i, side) in sides.iter_mut().enumerate() {
+        if i == index(colour) && mv != Move::Pass {
+            continue;
+        }
+        side.tell(colour, mv).map_err(|f| (colour_of(i), f))?;
+    }
+    Ok(())
+}
+
 /// Plays one game; `players[0]` has Black.
 pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId) -> Outcome {
-    let pair = id.game / 2;
     let [black, white] = players;
     let names = [black.name().to_string(), white.name().to_string()];
     let mut sides = [black, white];
-    let (start, opening) = config.openings.of_pair(config.size, config.seed, pair);
+    let (start, opening) = config
+        .openings
+        .of_pair(config.size, config.seed, id.game / 2);
     let mut game = Game::from_position(start);
     for &(c, m) in &opening {
         game.play(c, m).expect("opening moves are legal");
     }
-    let mut time = [(Duration::ZERO, 0usize); 2];
-    // Each side's own time control, and what is left on its clock under
-    // a game clock.
-    let controls = sides.each_ref().map(|s| s.time().unwrap_or(config.time));
-    let mut left = controls.map(|c| match c {
-        TimeControl::PerGame { main, .. } => main,
-        TimeControl::PerMove(_) => Duration::ZERO,
-    });
-    let mut max_time = [Duration::ZERO; 2];
-    let mut forfeit = None;
-    for (i, side) in sides.iter_mut().enumerate() {
-        let colour = if i == 0 { Color::Black } else { Color::White };
-        let start = GameStart {
-            n: config.size,
-            time: controls[i],
-            start: &start,
-            opening: &opening,
-            colour,
-            label: id.label(),
-            number: id.number(),
-        };
-        if let Err(f) = side.start_game(&start) {
-            forfeit = Some((colour, f));
-            break;
-        }
-    }
+    let mut clocks = Clocks::new(sides.each_ref().map(|s| s.time().unwrap_or(config.time)));
+    let mut forfeit =
+        start_sides(&mut sides, config, clocks.controls, (&start, &opening), id).err();
     let mut plies = 0;
     while forfeit.is_none()
         && !game.position().is_game_over()
@@ -137,23 +201,11 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
     {
         let color = game.position().to_move();
         let me = index(color);
-        let mv = if !game.position().has_moves(color) {
-            Move::Pass
-        } else {
-            let budget = match controls[me] {
-                TimeControl::PerMove(limit) => MoveTime::Fixed(limit),
-                TimeControl::PerGame { increment, .. } => MoveTime::Clock {
-                    left: left[me],
-                    increment,
-                },
-            };
+        let mv = if game.position().has_moves(color) {
+            let budget = clocks.budget(me);
             match sides[me].genmove(&game, color, budget, config.margin) {
                 Ok((mv, took)) => {
-                    // The move's increment comes as it starts.
-                    left[me] = (left[me] + budget.increment()).saturating_sub(took);
-                    time[me].0 += took;
-                    time[me].1 += 1;
-                    max_time[me] = max_time[me].max(took);
+                    clocks.charge(me, budget, took);
                     mv
                 }
                 Err(f) => {
@@ -161,20 +213,13 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
                     break;
                 }
             }
+        } else {
+            Move::Pass
         };
         game.play(color, mv)
             .expect("moves are checked before they are played");
         plies += 1;
-        // Both engines hear of every move but an engine's own genmove.
-        for (i, side) in sides.iter_mut().enumerate() {
-            if i == me && mv != Move::Pass {
-                continue;
-            }
-            if let Err(f) = side.tell(color, mv) {
-                forfeit = Some((if i == 0 { Color::Black } else { Color::White }, f));
-                break;
-            }
-        }
+        forfeit = tell_sides(&mut sides, color, mv).err();
     }
     if let Some((c, f)) = &forfeit
         && matches!(
@@ -195,13 +240,14 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
     for side in sides.iter_mut() {
         side.end_game(GameEnd { played_out });
     }
+    let [black, white] = names;
     let record = GameRecord {
-        black: names[0].clone(),
-        white: names[1].clone(),
+        black,
+        white,
         start: *game.start(),
         moves: game.moves().collect(),
         end,
-        time_control: controls.map(|c| c.record()),
+        time_control: clocks.controls.map(|c| c.record()),
         ending: match &forfeit {
             None => Ending::Played,
             Some((loser, f)) => Ending::Forfeit {
@@ -215,8 +261,8 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         record,
         black_discs,
         forfeit,
-        time,
-        max_time,
+        time: clocks.time,
+        max_time: clocks.max_time,
     }
 }
 
