@@ -141,10 +141,8 @@ impl<S: SquareSet> Heuristic<S> {
             // On small boards the classic Othello advice holds: few discs and
             // few frontier discs early. From 10x10 up, the middle game is
             // long and open, and a side that gives discs away lets the
-            // greedy player surround it; matches against `greedy` (20 games,
-            // 30 ms a move) went from 10-0-10 to 20-0-0 on 26x26 and from
-            // 15-5 to 20-0 on 16x16 with discs counted from the start and
-            // the frontier term dropped, and stayed 20-0 on 10x10.
+            // greedy player surround it: discs count from the start and the
+            // frontier term goes (docs/research/evaluation.md).
             potential: if n >= 10 { 0 } else { 15 },
             discs: if n >= 10 { 30 } else { -6 },
             few_discs: if n >= 10 { 10 } else { 0 },

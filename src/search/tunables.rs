@@ -8,8 +8,8 @@ use std::time::Duration;
 // Selectivity (docs/research/selectivity.md).
 
 /// How many standard deviations of its error a shallow search must lie
-/// outside a null window for ProbCut to cut. Against NTest neither 0.8 nor
-/// 1.4-1.8 did measurably better, and 1.8 lost to 1.0 in self-play.
+/// outside a null window for ProbCut to cut: a wider margin searches more
+/// and a narrower one cuts wrongly; neither played better (selectivity.md).
 pub const PROBCUT_DEVIATIONS: f64 = 1.0;
 
 /// A side with at most this many discs, against at least

@@ -40,8 +40,7 @@ pub fn expected_solve_nodes(empties: u32) -> f64 {
 /// solve is the exact solver with ProbCut: a null-window node whose
 /// shallow search lies far beyond the window returns that bound unproved.
 /// Each fills the table with moves and bounds for the next, so that the
-/// exact solve mostly confirms what it finds there (12% fewer nodes at 26
-/// empties). Under a clock, in place of deeper midgame iterations, they
+/// exact solve mostly confirms what it finds there. Under a clock, in place of deeper midgame iterations, they
 /// picked better moves and won no more games, so they run only with no
 /// time limit.
 pub const SELECTIVE_LEVELS: u32 = 2;

@@ -26,9 +26,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The fewest empties at which a node shares its moves: below, a subtree
-/// (a few thousand nodes) costs little more than handing it over. On FFO
-/// #40-#49 with 2 threads, 10 and 15 took the same time as 12 (9.8-10.4 s,
-/// within the noise of alternating runs).
+/// (a few thousand nodes) costs little more than handing it over; 10 and
+/// 15 did no better (docs/research/threads.md).
 pub(super) const SPLIT_EMPTIES: u32 = 12;
 
 /// The helper threads of one solve, waiting for split points.
