@@ -9,7 +9,8 @@ use std::time::Duration;
 
 /// How many standard deviations of its error a shallow search must lie
 /// outside a null window for ProbCut to cut: a wider margin searches more
-/// and a narrower one cuts wrongly; neither played better (selectivity.md).
+/// and a narrower one cuts wrongly; neither played better
+/// (docs/research/selectivity.md).
 pub const PROBCUT_DEVIATIONS: f64 = 1.0;
 
 /// A side with at most this many discs, against at least
