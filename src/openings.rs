@@ -6,7 +6,9 @@
 
 use crate::rules::ggf;
 use crate::rules::obf::Problem;
-use crate::rules::{Color, Game, Move, Position, parse_move, printable, split_move_list};
+use crate::rules::{
+    Color, Game, Move, Position, parse_move, printable, split_move_list, text_lines,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -109,20 +111,13 @@ impl Openings {
             source,
         })?;
         let mut openings = Vec::new();
-        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        for (line, text) in text_lines(&bytes) {
             let bad = |why: String| OpeningsError::Line {
                 path: path.into(),
-                line: i + 1,
+                line,
                 why,
             };
-            let line = std::str::from_utf8(line).map_err(|e| {
-                bad(format!(
-                    "bytes that are not UTF-8 at column {}",
-                    e.valid_up_to() + 1
-                ))
-            })?;
-            // A byte order mark, as some editors write, is not text.
-            let trimmed = line.trim_start_matches('\u{feff}').trim();
+            let trimmed = text.map_err(bad)?.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
                 continue;
             }

@@ -300,9 +300,6 @@ impl Player for Strong {
     fn new_game(&mut self, _: Option<u64>) {
         self.tt.clear();
         PatternEval::builtin();
-        if self.eval == EvalKind::Network {
-            Network::builtin();
-        }
     }
 
     fn set_hash_mb(&mut self, megabytes: usize) {
@@ -313,8 +310,13 @@ impl Player for Strong {
         self.threads = threads.clamp(1, MAX_THREADS);
     }
 
+    /// Loads the network when it is chosen, here (off any move's clock)
+    /// rather than in the first search that evaluates with it.
     fn set_eval(&mut self, eval: EvalKind) {
         self.eval = eval;
+        if eval == EvalKind::Network {
+            Network::builtin();
+        }
     }
 }
 

@@ -164,12 +164,9 @@ fn setting(i: &str) -> Res<'_, Setting> {
             Setting::Book(w.to_string())
         }),
         map(
-            preceded(
-                (tag_no_case("eval"), space1),
-                alt((
-                    value(EvalKind::Patterns, tag_no_case("patterns")),
-                    value(EvalKind::Network, tag_no_case("network")),
-                )),
+            map_opt(
+                preceded((tag_no_case("eval"), space1), word),
+                EvalKind::parse,
             ),
             Setting::Eval,
         ),

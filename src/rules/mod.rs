@@ -21,7 +21,7 @@ pub use game::Game;
 pub use mailbox::MailboxBoard;
 pub use notation::{
     Color, Move, NotationError, Square, parse_lab_square, parse_move, parse_square, printable,
-    split_move_list,
+    split_move_list, text_lines,
 };
 pub use position::{AnyBoard, Position, RulesError};
 pub use set::{SetIter, SquareSet, WORDS, WideSet};

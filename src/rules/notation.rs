@@ -216,6 +216,19 @@ pub fn parse_square(s: &str, n: usize) -> Result<Square, NotationError> {
 /// labs' notation (row p, column a).
 const ROW_P: usize = 16;
 
+/// The lines of a text file's `bytes`, numbered from 1, each its text or
+/// why it is none (`bytes that are not UTF-8 at column 7`); a byte order
+/// mark, as some editors write, is left out. Files of moves and positions
+/// are read through it, so that an error names its line.
+pub fn text_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<&str, String>)> {
+    bytes.split(|&b| b == b'\n').enumerate().map(|(i, line)| {
+        let text = std::str::from_utf8(line)
+            .map(|t| t.trim_start_matches('\u{feff}'))
+            .map_err(|e| format!("bytes that are not UTF-8 at column {}", e.valid_up_to() + 1));
+        (i + 1, text)
+    })
+}
+
 /// A square in the labs' notation, row letter then column letter
 /// (`cd`: row c, column d), on an n x n board; `None` for anything else.
 pub fn parse_lab_square(s: &str, n: usize) -> Option<Square> {

@@ -4,7 +4,7 @@
 
 use crate::players::{MAX_HASH_MB, MAX_THREADS, Player, Strong};
 use crate::rules::obf::{ObfError, Problem};
-use crate::rules::{AnyBoard, Move, Square};
+use crate::rules::{AnyBoard, Move, Square, text_lines};
 use crate::search::{Limits, Solver as EndgameSolver, TranspositionTable, proven_discs};
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -57,19 +57,13 @@ pub fn read_problems(path: &str) -> Result<Vec<Problem>, SolveError> {
         source,
     })?;
     let mut problems = Vec::new();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (line, text) in text_lines(&bytes) {
         let bad = |source| SolveError::Obf {
             path: path.into(),
-            line: i + 1,
+            line,
             source,
         };
-        let line = std::str::from_utf8(line).map_err(|e| {
-            bad(ObfError(format!(
-                "bytes that are not UTF-8 at column {}",
-                e.valid_up_to() + 1
-            )))
-        })?;
-        if let Some(p) = Problem::parse(line.trim_start_matches('\u{feff}')).map_err(bad)? {
+        if let Some(p) = Problem::parse(text.map_err(|why| bad(ObfError(why)))?).map_err(bad)? {
             problems.push(p);
         }
     }

@@ -136,10 +136,7 @@ impl PatternEval {
     /// `opponent`, read off the board.
     #[inline]
     pub fn state(&self, player: u64, opponent: u64) -> PatternState {
-        PatternState {
-            digits: self.layout.digits(player, opponent),
-            one_to_move: true,
-        }
+        PatternState::read(self.layout, player, opponent)
     }
 
     /// The value in 1/SCALE discs, for the side to move, of the position
@@ -197,6 +194,16 @@ pub struct PatternState {
 }
 
 impl PatternState {
+    /// The regions of the position of `player` (to move) against
+    /// `opponent`, read off the board.
+    #[inline]
+    fn read(layout: &Layout, player: u64, opponent: u64) -> PatternState {
+        PatternState {
+            digits: layout.digits(player, opponent),
+            one_to_move: true,
+        }
+    }
+
     /// The regions after the side to move plays `sq`, flipping `flips`.
     #[inline]
     fn after_move(&self, layout: &Layout, sq: usize, flips: u64) -> PatternState {

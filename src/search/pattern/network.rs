@@ -11,8 +11,8 @@
 //! at run time) and the portable code give the same scores: the
 //! accumulator and the hidden units in 1/[`QA`], the hidden layer's
 //! weights in 1/[`QW`], the output layer's in 1/[`QO`] discs. The
-//! accumulator is summed in 16 bits; the trainer checks that no sum of its
-//! weights can wrap.
+//! accumulator is summed in 16 bits; the trainer warns when a sum of its
+//! weights could wrap.
 //!
 //! `scripts/train-network.py` trains it with PyTorch and writes the
 //! weight file, `data/network.bin`, compiled into the binary. Its format,
@@ -24,8 +24,7 @@
 //! (PHASES x HIDDEN i16) and biases (PHASES i32, in 1/(QA*QO) discs); the
 //! CRC-32 of everything before it.
 
-use super::layout::LANES;
-use super::{Layout, PHASES, PatternState, REGIONS, phase, probcut};
+use super::{FEATURES, Layout, PHASES, PatternState, REGIONS, phase, probcut};
 use crate::rules::Bitboard;
 use crate::search::eval::Evaluator;
 use crate::search::score::DISC;
@@ -260,9 +259,9 @@ impl Network {
         player: u64,
         opponent: u64,
         moves: u64,
-    ) -> [u32; FEATURE_ROWS] {
+    ) -> [u32; FEATURES] {
         let table = &self.rows[usize::from(!state.one_to_move)];
-        let mut out = [0u32; FEATURE_ROWS];
+        let mut out = [0u32; FEATURES];
         for ((o, &d), &at) in out
             .iter_mut()
             .zip(&state.digits[..REGIONS])
@@ -281,16 +280,9 @@ impl Network {
     /// evaluation reads it (the two share the regions' digits).
     #[inline]
     pub fn state(&self, player: u64, opponent: u64) -> PatternState {
-        PatternState {
-            digits: self.layout.digits(player, opponent),
-            one_to_move: true,
-        }
+        PatternState::read(self.layout, player, opponent)
     }
 }
-
-/// Features a position reads: the regions, then the scalar terms.
-const FEATURE_ROWS: usize = super::FEATURES;
-const _: () = assert!(FEATURE_ROWS <= LANES + 4);
 
 /// Whether this CPU has AVX2.
 fn avx2_detected() -> bool {
