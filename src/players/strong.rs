@@ -17,6 +17,23 @@ use crate::search::{
 use crate::with_board;
 use std::time::{Duration, Instant};
 
+/// `body` with `e` the 8x8 evaluation `kind` names (each arm its own
+/// monomorphised code).
+macro_rules! with_eval {
+    ($kind:expr, $e:ident => $body:expr) => {
+        match $kind {
+            EvalKind::Patterns => {
+                let $e = PatternEval::builtin();
+                $body
+            }
+            EvalKind::Network => {
+                let $e = Network::builtin();
+                $body
+            }
+        }
+    };
+}
+
 /// Default transposition table size, in MB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// The largest table any front end accepts, in MB: a sixth of this
@@ -115,10 +132,7 @@ impl Strong {
         }
         let n = pos.size();
         Some(with_board!(pos.board(),
-            b => match self.eval {
-                EvalKind::Patterns => self.search(b, n, PatternEval::builtin(), limits, all_exact, report),
-                EvalKind::Network => self.search(b, n, Network::builtin(), limits, all_exact, report),
-            },
+            b => with_eval!(self.eval, e => self.search(b, n, e, limits, all_exact, report)),
             b => self.search(b, n, &Heuristic::new(n), limits, all_exact, report)))
     }
 }
@@ -211,10 +225,7 @@ impl Player for Strong {
     ) -> Option<Analysis> {
         let n = pos.size();
         let statics: Vec<MoveScore> = with_board!(pos.board(),
-            b => match self.eval {
-                EvalKind::Patterns => one_ply(&b, PatternEval::builtin()),
-                EvalKind::Network => one_ply(&b, Network::builtin()),
-            },
+            b => with_eval!(self.eval, e => one_ply(&b, e)),
             b => one_ply(&b, &Heuristic::new(n)))
         .into_iter()
         .filter(|(sq, _)| !limits.excluded.contains(sq))
@@ -285,10 +296,7 @@ impl Player for Strong {
     fn evaluate(&self, pos: &Position) -> Option<Evaluation> {
         let n = pos.size();
         Some(Evaluation::Discs(with_board!(pos.board(),
-            b => match self.eval {
-                EvalKind::Patterns => PatternEval::builtin().evaluate(&b, b.moves()),
-                EvalKind::Network => Network::builtin().evaluate(&b, b.moves()),
-            },
+            b => with_eval!(self.eval, e => e.evaluate(&b, b.moves())),
             b => Heuristic::new(n).evaluate(&b, b.moves()))))
     }
 

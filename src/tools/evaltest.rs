@@ -9,7 +9,7 @@ use super::solve::{SolveError, read_problems};
 use crate::players::{Player, Strong};
 use crate::rules::{Move, Square};
 use crate::search::pattern::EvalKind;
-use crate::search::{Limits, in_discs, proven_discs};
+use crate::search::{Limits, in_discs};
 use std::io::Write;
 use std::time::Instant;
 
@@ -57,7 +57,7 @@ pub fn run(path: &str, cfg: EvaltestConfig, out: &mut dyn Write) -> Result<(), S
             .search_position(&p.position, &limits)
             .expect("the side to move has a move");
         let mv = Move::Place(Square::from_index(it.best, 8));
-        let score = proven_discs(it.score).map_or_else(|| in_discs(it.score), f64::from);
+        let score = in_discs(it.score);
         let truth = p.best_score().expect("filtered");
         verdicts.push(Verdict {
             empties: p.position.empties(),
