@@ -189,6 +189,35 @@ fn small_boards_are_searched_exactly_to_the_end() {
     }
 }
 
+/// The heuristic evaluation, raising `stop` at its `after`-th call once
+/// `armed`: a stop that lands inside an iteration, however loaded the
+/// machine.
+struct StopInside {
+    inner: reversi::search::Heuristic<<WideBoard as Board>::Set>,
+    armed: std::sync::atomic::AtomicBool,
+    calls: std::sync::atomic::AtomicU64,
+    after: u64,
+    stop: StopToken,
+}
+
+impl Evaluator<WideBoard> for StopInside {
+    type State = ();
+
+    fn state(&self, _board: &WideBoard) {}
+
+    fn play(&self, _state: &(), _board: &WideBoard, _sq: usize, _child: &WideBoard) {}
+
+    fn pass(&self, _state: &()) {}
+
+    fn value(&self, _state: &(), board: &WideBoard, moves: <WideBoard as Board>::Set) -> i32 {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.armed.load(Relaxed) && self.calls.fetch_add(1, Relaxed) + 1 == self.after {
+            self.stop.stop();
+        }
+        self.inner.evaluate(board, moves)
+    }
+}
+
 #[test]
 fn a_stopped_search_counts_its_unfinished_iteration() {
     // The move's log reports what the whole decision cost, not what the
@@ -200,25 +229,26 @@ fn a_stopped_search_counts_its_unfinished_iteration() {
         stop: stop.clone(),
         ..Limits::unlimited()
     };
-    // Stopped some time after the first iteration ends, in a later one.
-    let (first_done, first) = std::sync::mpsc::channel();
-    let raiser = std::thread::spawn(move || {
-        first.recv().unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-        stop.stop();
-    });
+    // Stopped after 20,000 evaluations of an iteration that follows the
+    // first.
+    let eval = StopInside {
+        inner: reversi::search::Heuristic::new(12),
+        armed: false.into(),
+        calls: 0.into(),
+        after: 20_000,
+        stop,
+    };
     let tt = TranspositionTable::new(8);
-    let eval = reversi::search::Heuristic::new(12);
     let mut search = Search::new(12, &tt, &eval, &limits);
     let mut reported = None;
     let start = Instant::now();
     let it = search.run(&board, |it| {
         reported = Some((it.nodes, it.elapsed));
-        let _ = first_done.send(());
+        eval.armed.store(true, std::sync::atomic::Ordering::Relaxed);
     });
     let took = start.elapsed();
-    raiser.join().unwrap();
     let (nodes, elapsed) = reported.expect("an iteration ended before the stop");
+    assert!(eval.stop.is_raised(), "the search ended before the stop");
     assert!(
         it.nodes > nodes,
         "{} nodes, {nodes} at the last iteration",

@@ -9,7 +9,7 @@
 //! takes what the player had, and always returns a legal move.
 //!
 //! Slow is told apart from dead. A player that has not answered within
-//! [`GRACE`] after its deadline is late (on a loaded machine its thread
+//! [`GRACE`](crate::search::tunables::GRACE) after its deadline is late (on a loaded machine its thread
 //! may not have run): the move is the greedy one, and the player, its
 //! table and its late answer are kept. Only a player that died (a panic)
 //! or has stayed silent for [`STUCK_LIMIT`] is replaced by a fresh one.
@@ -30,15 +30,12 @@ use crate::players::{self, Evaluation, Greedy, Player, UnknownPlayer};
 use crate::rules::{Move, Position};
 use crate::search::Limits;
 use crate::search::pattern::EvalKind;
+use crate::search::tunables::GRACE;
 use crossbeam_channel::{after, never, select};
 use lag::Lag;
 pub use opening::OpeningBook;
 use std::time::{Duration, Instant};
 use worker::{Answer, Job, Reply, Setting, Task, Worker};
-
-/// How long after the hard deadline a stopped search may still take to
-/// hand back its move before the engine gives up on it.
-pub const GRACE: Duration = Duration::from_millis(40);
 
 /// How long a player may stay silent, past a stopped search's deadline or
 /// in a change between searches (a new game's cleared table, a new table
@@ -401,7 +398,7 @@ impl Engine {
     /// `strong` with a book that holds the position, the book's move at
     /// once. At the
     /// hard deadline the job's stop token is raised; if no answer comes
-    /// within [`GRACE`] after that, or the player died or answered an
+    /// within [`GRACE`](crate::search::tunables::GRACE) after that, or the player died or answered an
     /// illegal move, the greedy move is the answer (and a player that
     /// died or answered an illegal move is restarted).
     pub fn decide(&mut self, position: &Position, limits: Limits) -> Decision {
@@ -463,7 +460,7 @@ impl Engine {
 
     /// Sends the job `job` makes of a task, and waits for its answer: to
     /// the hard deadline (moved earlier by the [`Lag`]), then, with the
-    /// job's stop raised, for [`GRACE`]. `None` when no answer came: the
+    /// job's stop raised, for [`GRACE`](crate::search::tunables::GRACE). `None` when no answer came: the
     /// player is late (it is kept, and its answer taken in when it comes)
     /// or dead (it is restarted).
     fn ask(

@@ -9,6 +9,7 @@
 //! learned pattern evaluation can replace this one without touching it.
 
 use crate::rules::{Board, SquareSet};
+use crate::search::tunables::heuristic as weights;
 
 /// A static evaluation function for boards of type `B`.
 pub trait Evaluator<B: Board>: Send {
@@ -87,12 +88,6 @@ pub struct Heuristic<S> {
     edge_walks: Vec<Vec<usize>>,
 }
 
-/// Weight of an edge disc anchored on a corner (see [`Heuristic::anchored`]),
-/// from 10x10 up: long edges taken from a corner made the late collapses
-/// against `greedy`, beyond the few plies the search sees there. Untuned
-/// (docs/research/evaluation.md).
-const ANCHORED: i32 = 40;
-
 impl<S: SquareSet> Heuristic<S> {
     /// The evaluation for boards of side `n`.
     pub fn new(n: usize) -> Heuristic<S> {
@@ -138,14 +133,9 @@ impl<S: SquareSet> Heuristic<S> {
             corners,
             edges: edges & !corners & !c_squares,
             squares: (n * n) as i32,
-            // On small boards the classic Othello advice holds: few discs and
-            // few frontier discs early. From 10x10 up, the middle game is
-            // long and open, and a side that gives discs away lets the
-            // greedy player surround it: discs count from the start and the
-            // frontier term goes (docs/research/evaluation.md).
-            potential: if n >= 10 { 0 } else { 15 },
-            discs: if n >= 10 { 30 } else { -6 },
-            few_discs: if n >= 10 { 10 } else { 0 },
+            potential: weights::potential(n),
+            discs: weights::early_disc(n),
+            few_discs: weights::few_discs(n),
             edge_walks,
         }
     }
@@ -201,7 +191,8 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
         let mut danger = 0;
         for z in &self.zones {
             if (empty & z.corner) != B::Set::EMPTY {
-                danger += 3 * (count(you & z.x_square) - count(me & z.x_square));
+                danger +=
+                    weights::X_SQUARE_DANGER * (count(you & z.x_square) - count(me & z.x_square));
                 danger += count(you & z.c_squares) - count(me & z.c_squares);
             }
         }
@@ -209,20 +200,17 @@ impl<B: Board> Evaluator<B> for Heuristic<B::Set> {
         let (my_discs, your_discs) = (count(me), count(you));
         let discs = my_discs - your_discs;
 
-        let mut score = mobility * (45 - progress * 15 / 1024)
+        let mut score = mobility * (weights::MOBILITY - progress * weights::MOBILITY_FADE / 1024)
             + potential * self.potential
-            + corners * 350
-            + danger * 40
-            + edges * (5 + progress * 10 / 1024)
-            + anchored * ANCHORED
-            + discs * (progress * progress / (1024 * 1024 / 40) + self.discs);
-        // A side down to a handful of discs can be wiped out a few plies
-        // past the horizon by a player that flips all it can.
+            + corners * weights::CORNER
+            + danger * weights::DANGER
+            + edges * (weights::EDGE + progress * weights::EDGE_GROWTH / 1024)
+            + anchored * weights::ANCHORED
+            + discs * (progress * progress / (1024 * 1024 / weights::LATE_DISC) + self.discs);
         let few = |d: i32| (self.few_discs - d).max(0).pow(2);
-        score += (few(your_discs) - few(my_discs)) * 60;
-        if progress > 700 && empties % 2 == 1 {
-            // The side to move gets the last move of an odd region.
-            score += 30;
+        score += (few(your_discs) - few(my_discs)) * weights::WIPE_OUT;
+        if progress > weights::PARITY_PROGRESS && empties % 2 == 1 {
+            score += weights::PARITY;
         }
         score
     }

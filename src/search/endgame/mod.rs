@@ -6,14 +6,14 @@
 //!   get their own code: with one empty square the score is counted
 //!   directly (the flips from line tables, no flip set); with two, both
 //!   squares are tried in turn; up to
-//!   [`PARITY_EMPTIES`](policy::PARITY_EMPTIES) empties the parity search
+//!   [`PARITY_EMPTIES`](crate::search::tunables::endgame::PARITY_EMPTIES) empties the parity search
 //!   has no table and no move generation, just the list of empty squares
 //!   tried in parity order (`parity.rs`).
 //! - Above that, "fastest first": moves are tried in order of how few
 //!   replies they leave the opponent (corners for the opponent count
 //!   double), after the table move; far from the end the pattern
 //!   evaluation (of the position, then of a small search) joins the order;
-//!   null-window PVS; from [`HASH_EMPTIES`](policy::HASH_EMPTIES) results are stored in the
+//!   null-window PVS; from [`HASH_EMPTIES`](crate::search::tunables::endgame::HASH_EMPTIES) results are stored in the
 //!   shared transposition table as exact-to-the-end entries.
 //! - A stability cutoff: the opponent's stable discs (which no move can
 //!   flip) bound the best score we can reach, and cut the node when that
@@ -25,7 +25,6 @@
 
 mod last;
 mod parity;
-mod policy;
 mod solver;
 mod split;
 mod stability;
@@ -36,7 +35,9 @@ use super::score::{disc_floor, to_table};
 use super::tt::TranspositionTable;
 use crate::rules::{Bitboard, Board};
 
-pub use policy::{DEPTH_LIMIT_SOLVE_SLACK, SELECTIVE_LEVELS, SOLVER_JUMP, expected_solve_nodes};
+pub use crate::search::tunables::endgame::{
+    DEPTH_LIMIT_SOLVE_SLACK, SELECTIVE_LEVELS, SOLVER_JUMP, expected_solve_nodes,
+};
 pub use solver::Solver;
 pub use split::Pool;
 pub use stability::stable_discs;

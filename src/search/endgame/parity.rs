@@ -5,11 +5,11 @@
 //! move of the region), and two empties solved move by move.
 
 use super::last::{final_score, solve_one};
-use super::policy::*;
 use super::solver::{Solver, after, raise};
 use super::stability::stability_cut;
 use super::tables::*;
 use crate::rules::Bitboard;
+use crate::search::tunables::endgame::*;
 
 /// The empty squares of the parity search, in the order it tries them:
 /// one byte each in a `u64`, so that a child's list (one square removed)

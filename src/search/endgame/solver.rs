@@ -5,8 +5,7 @@
 //! ProbCut, and on several threads split points (see `split.rs`).
 
 use super::last::{final_score, solve_one};
-use super::policy::*;
-use super::split::{Pool, SPLIT_EMPTIES, Split};
+use super::split::{Pool, Split};
 use super::stability::{corner_stability, stability_cut};
 use super::tables::*;
 use crate::rules::{Bitboard, Board};
@@ -14,6 +13,7 @@ use crate::search::limits::{ClockPoll, Limits};
 use crate::search::pattern::{PatternEval, SCALE};
 use crate::search::score::{proven_discs, to_table};
 use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::tunables::endgame::*;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -97,9 +97,6 @@ pub struct Solver<'a> {
     /// is aborted, so is this search.
     chain: Option<Arc<Split>>,
 }
-
-/// Nodes between two looks at the clock.
-pub(super) const POLL: u64 = 4096;
 
 impl<'a> Solver<'a> {
     /// A solver using `tt` and stopping on `limits`.

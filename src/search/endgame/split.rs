@@ -25,11 +25,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering:
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The fewest empties at which a node shares its moves: below, a subtree
-/// (a few thousand nodes) costs little more than handing it over; 10 and
-/// 15 did no better (docs/research/threads.md).
-pub(super) const SPLIT_EMPTIES: u32 = 12;
-
 /// The helper threads of one solve, waiting for split points.
 pub struct Pool {
     offers: Sender<Arc<Split>>,

@@ -28,7 +28,8 @@ pub const DEPTH_LIMIT_SOLVE_SLACK: u32 = 4;
 /// About how many nodes a first solve of a position with `empties` empty
 /// squares takes, for deciding under a clock whether to start one: a solve
 /// that cannot finish wastes the time deeper midgame iterations would have
-/// used. Half the mean nodes of an exact solve on one thread (about 2.1x
+/// used (0.80 discs lost a move without the check, 0.55 with it: the
+/// journal's "When the solver takes over"). Half the mean nodes of an exact solve on one thread (about 2.1x
 /// per empty), since the first solve under a clock is the cheaper
 /// win/loss/draw one.
 pub fn expected_solve_nodes(empties: u32) -> f64 {
@@ -40,17 +41,21 @@ pub fn expected_solve_nodes(empties: u32) -> f64 {
 /// solve is the exact solver with ProbCut: a null-window node whose
 /// shallow search lies far beyond the window returns that bound unproved.
 /// Each fills the table with moves and bounds for the next, so that the
-/// exact solve mostly confirms what it finds there. Under a clock, in place of deeper midgame iterations, they
+/// exact solve mostly confirms what it finds there (12.5% fewer nodes at
+/// 26 empties). Under a clock, in place of deeper midgame iterations, they
 /// picked better moves and won no more games, so they run only with no
-/// time limit.
+/// time limit (the journal's "Selective solves").
 pub const SELECTIVE_LEVELS: u32 = 2;
-/// Fewest empties at which a selective solve tries ProbCut.
-pub(super) const SELECTIVE_EMPTIES: u32 = 10;
+/// Fewest empties at which a selective solve tries ProbCut: nearer the end a
+/// node is cheaper to solve than to predict (8, 12 and 14 took 4-16% more
+/// nodes: the journal's "Selective solves").
+pub(crate) const SELECTIVE_EMPTIES: u32 = 10;
 
 /// How many standard deviations of the shallow search's error a selective
 /// solve of `level` wants before it trusts a cut: the higher the level,
-/// the fewer.
-pub(super) fn selective_t(level: u32) -> f64 {
+/// the fewer (three levels, or 1 then 0.6, took more nodes: the journal's
+/// "Selective solves").
+pub(crate) fn selective_t(level: u32) -> f64 {
     match level {
         1 => 1.5,
         _ => 1.0,
@@ -58,8 +63,10 @@ pub(super) fn selective_t(level: u32) -> f64 {
 }
 
 /// Plies of a selective solve's shallow search at a node with `empties`
-/// empties.
-pub(super) fn selective_depth(empties: u32) -> u32 {
+/// empties: 4 where the subtree is large enough to pay for them (from 16
+/// or 22 empties, or 6 plies from 24, took as many nodes or more: the
+/// journal's "Selective solves").
+pub(crate) fn selective_depth(empties: u32) -> u32 {
     if empties >= 18 { 4 } else { 2 }
 }
 
@@ -68,35 +75,47 @@ pub(super) fn selective_depth(empties: u32) -> u32 {
 /// and 4 plies, measured by `xz -dc games.txt.xz | tail -n 20000 |
 /// reversi probcut --endgame --games 150` (alike in every band of 12-23
 /// empties).
-pub(super) fn selective_error(depth: u32) -> (f64, f64) {
+pub(crate) fn selective_error(depth: u32) -> (f64, f64) {
     if depth >= 4 { (1.0, 6.1) } else { (0.9, 7.5) }
 }
 
-/// Empties at or below which the solver uses the plain parity search.
-pub(super) const PARITY_EMPTIES: u32 = 6;
+/// Empties at or below which the solver uses the plain parity search: so
+/// near the end a move generation and a table probe cost more than the
+/// few nodes they save (Edax and Zebra draw the line at 4-7). Set, not
+/// measured here.
+pub(crate) const PARITY_EMPTIES: u32 = 6;
 // The parity search's square list holds 8 squares.
 const _: () = assert!(PARITY_EMPTIES <= 8);
 /// Empties from which children are looked up in the table before any is
-/// searched (enhanced transposition cutoff).
-pub(super) const ETC_EMPTIES: u32 = 12;
+/// searched (enhanced transposition cutoff): a probe per child pays only
+/// where a cut saves a large subtree. Set, not measured here.
+pub(crate) const ETC_EMPTIES: u32 = 12;
 /// The least depth of a midgame search whose best move the solver tries
 /// first. Moves from shallower searches (the evaluation's choice a ply or
 /// two from the midgame horizon) are worse than fastest first; deeper ones
-/// help near the root.
-pub(super) const MIDGAME_MOVE_DEPTH: i32 = 7;
-/// Empties from which the solver uses the table.
-pub(super) const HASH_EMPTIES: u32 = 8;
+/// help near the root (the journal's "Move ordering": 57 s from depth 7, 69
+/// s from depth 5, 109 s without, on FFO #45, #48, #49).
+pub(crate) const MIDGAME_MOVE_DEPTH: i32 = 7;
+/// Empties from which the solver uses the table: below, a probe (a cache
+/// miss) costs more than searching the few nodes again. Set, not measured
+/// here.
+pub(crate) const HASH_EMPTIES: u32 = 8;
 /// Empties from which the pattern evaluation of the position after a move
-/// joins its ordering cost.
-pub(super) const EVAL_ORDER: u32 = 14;
-/// The ordering's cost unit: one opponent reply is [`REPLY`] units.
-pub(super) const REPLY: i32 = 64;
+/// joins its ordering cost: nearer the end mobility alone orders as well
+/// and costs less. Set with the evaluation's ordering (the journal's "Move
+/// ordering"), not measured alone.
+pub(crate) const EVAL_ORDER: u32 = 14;
+/// The ordering's cost unit: one opponent reply is [`REPLY`] units, fine
+/// enough for the evaluation's and the bonuses' fractions of a reply.
+pub(crate) const REPLY: i32 = 64;
 
 /// How much the evaluation of a move counts in its ordering cost, as the
 /// eighths of a disc that weigh as much as one opponent reply, by the
 /// depth of the search that gave it (0: the position after the move). A
-/// deeper search's score is worth more against mobility, as in Edax.
-pub(super) fn eval_eighths_per_reply(depth: u32) -> i32 {
+/// deeper search's score is worth more against mobility, as in Edax
+/// (FFO #50-#53 from 3.95 G nodes with one weight to 3.30 G: the journal's
+/// "Move ordering").
+pub(crate) fn eval_eighths_per_reply(depth: u32) -> i32 {
     match depth {
         0 => 48,
         1 | 2 => 24,
@@ -108,13 +127,14 @@ pub(super) fn eval_eighths_per_reply(depth: u32) -> i32 {
 /// An evaluation `score` (1/[`SCALE`] disc) from a search of `depth` plies,
 /// in ordering cost units.
 #[inline]
-pub(super) fn eval_cost(score: i32, depth: u32) -> i32 {
+pub(crate) fn eval_cost(score: i32, depth: u32) -> i32 {
     score * REPLY * 8 / (SCALE * eval_eighths_per_reply(depth))
 }
 
 /// A last tie-break between moves of equal cost: the classic square values
-/// (corners best, the squares next to corners worst), in cost units.
-pub(super) const SQUARE_VALUE: [u8; 64] = [
+/// (corners best, the squares next to corners worst), in cost units (5%
+/// fewer nodes on FFO #45, #48, #49: the journal's "Move ordering").
+pub(crate) const SQUARE_VALUE: [u8; 64] = [
     18, 4, 16, 12, 12, 16, 4, 18, //
     4, 2, 6, 8, 8, 6, 2, 4, //
     16, 6, 14, 10, 10, 14, 6, 16, //
@@ -126,13 +146,16 @@ pub(super) const SQUARE_VALUE: [u8; 64] = [
 ];
 
 /// Empties from which the ordering takes the pattern evaluation from a
-/// small search instead of the position after the move.
-pub(super) const SORT_SEARCH: u32 = 18;
+/// small search instead of the position after the move (47.2 s against
+/// 57.5 s on FFO #45, #48, #49; from 16 empties 47.4 s: the journal's "Move
+/// ordering").
+pub(crate) const SORT_SEARCH: u32 = 18;
 
 /// Plies of the ordering search at a node with `empties` empties (from
 /// [`SORT_SEARCH`]): deeper near the root, where a node's subtree is large
-/// enough to pay for it.
-pub(super) fn sort_depth(empties: u32) -> u32 {
+/// enough to pay for it (FFO #50-#53 4.16 G nodes against 5.46 G with 2
+/// plies everywhere: the journal's "Move ordering").
+pub(crate) fn sort_depth(empties: u32) -> u32 {
     match empties {
         ..21 => 2,
         21..24 => 3,
@@ -142,28 +165,40 @@ pub(super) fn sort_depth(empties: u32) -> u32 {
 
 /// A close call in the ordering: the best two moves' costs less than
 /// half a reply apart, at [`CLOSE_CALL_EMPTIES`] or more empties: the best
-/// three are rescored two plies deeper.
-pub(super) const CLOSE_CALL: i32 = REPLY / 2;
-pub(super) const CLOSE_CALL_EMPTIES: u32 = 21;
+/// three are rescored two plies deeper (4% less time on FFO #50-#53; from
+/// 18 empties no time saved: the journal's "Move ordering").
+pub(crate) const CLOSE_CALL: i32 = REPLY / 2;
+pub(crate) const CLOSE_CALL_EMPTIES: u32 = 21;
 
 /// How far below alpha (discs) the ordering search still tells moves
 /// apart: it runs with that bound as its window, so a move it finds worse
-/// is cut short (its cost is then a bound, and it sorts last anyway).
-pub(super) const SORT_ALPHA_DELTA: i32 = 8;
+/// is cut short (its cost is then a bound, and it sorts last anyway): 176 s
+/// instead of 232 s on FFO #50-#53 (the journal's "Move ordering").
+pub(crate) const SORT_ALPHA_DELTA: i32 = 8;
 
 /// Fewest empties at which the parity search tries the stability cutoff,
 /// and then only from an alpha of [`parity_stability_alpha`]: without
-/// that floor the test costs as much as it saves.
-pub(super) const PARITY_STABILITY_EMPTIES: usize = 4;
+/// that floor the test costs as much as it saves (the journal's
+/// "Cutoffs").
+pub(crate) const PARITY_STABILITY_EMPTIES: usize = 4;
 
 /// The least alpha at which the parity search with `empties` empties
 /// tries the stability cutoff: below it a cut needs so many stable
 /// opponent discs this close to the end that it seldom happens (Edax uses
 /// a floor of the same kind).
 #[inline]
-pub(super) fn parity_stability_alpha(empties: usize) -> i32 {
+pub(crate) fn parity_stability_alpha(empties: usize) -> i32 {
     2 * empties as i32 - 2
 }
+
+/// The fewest empties at which a node shares its moves: below, a subtree
+/// (a few thousand nodes) costs little more than handing it over; 10 and
+/// 15 did no better (docs/research/threads.md).
+pub(crate) const SPLIT_EMPTIES: u32 = 12;
+
+/// Nodes between two looks at the clock and the stop: a look costs a
+/// clock read, and 4,096 nodes take well under a millisecond.
+pub(crate) const POLL: u64 = 4096;
 
 #[cfg(test)]
 mod tests {
