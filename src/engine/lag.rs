@@ -8,9 +8,8 @@ use std::time::{Duration, Instant};
 /// How late the player's answers have come after their hard deadline: the
 /// latest lateness, fading by a [`LAG_FADE`]th with each answer after it. A
 /// search is stopped at its deadline and answers within a millisecond or
-/// two, unless the machine does not run its thread (on a loaded machine
-/// answers came up to 20 ms late at 100 ms a move, and over 100 ms at
-/// times); while such delays last, each new deadline is moved earlier by
+/// two, unless the machine does not run its thread (docs/research/time.md,
+/// "Lateness under load"); while such delays last, each new deadline is moved earlier by
 /// the lag, by at most half the time the search has, so that the reply
 /// still comes within the time asked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

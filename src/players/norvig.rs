@@ -226,8 +226,9 @@ impl Player for Norvig {
         };
         let white = pos.to_move() == Color::White;
         let mut search = Searcher::new(limits);
-        // Iterating costs 30-45% more time (measured at depths 6-10), so
-        // it is done only where a time limit may cut the search.
+        // Iterating costs time (the shallower depths are searched for
+        // nothing), so it is done only where a time limit may cut the
+        // search (docs/research/time.md, "Margins and spending").
         let first = if limits.hard.is_some() { 1 } else { self.depth };
         // A pass, or the first legal move in the agent's order, until a
         // depth finishes.

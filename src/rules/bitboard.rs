@@ -52,7 +52,7 @@ static RAYS: Rays = build_rays();
 /// finds the end of a run towards lower bits as directly as `x & -x` does
 /// towards higher ones: each direction is a handful of instructions with no
 /// fill loop, and the exact solver (where flips are a fifth of the time)
-/// runs FFO #56 1.05-1.08x faster.
+/// runs faster (docs/research/endgame.md, "Cutoffs").
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, VL and CD.

@@ -227,8 +227,8 @@ impl TranspositionTable {
     ///
     /// Probes land at random all over the table, so with 4 KB pages nearly
     /// every probe of a large table also misses the address-translation
-    /// cache; on Linux the table asks for huge pages as it is mapped (the
-    /// exact solver ran 6-8% faster with them).
+    /// cache; on Linux the table asks for huge pages as it is mapped
+    /// (docs/research/endgame.md, "Cutoffs").
     ///
     /// The memory comes zeroed from the allocator (an empty slot is all
     /// zeros) and is mapped only when written: writing it takes long enough

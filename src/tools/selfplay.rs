@@ -398,8 +398,8 @@ pub fn run(cfg: &SelfplayConfig, out: &str) -> Result<u64, SelfplayError> {
         path: out.into(),
         source,
     };
-    // A set: a resumed run looks every game number up among those written
-    // (a list made that quadratic: 300,000 games over 77,000 written).
+    // A set: a resumed run looks every game number up among those written,
+    // which a list would make quadratic in the games.
     let done: HashSet<u64> = match std::fs::read(out) {
         // Not even the whole magic: a run stopped as it began.
         Ok(bytes) if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) => {

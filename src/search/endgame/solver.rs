@@ -351,7 +351,7 @@ impl<'a> Solver<'a> {
         // A close call between the best two: the best three are scored
         // again by a search two plies deeper. A first move that fails to
         // cut costs the node its refutation's whole subtree; such failures
-        // are rare but dear (FFO #56: 39 at 20 empties wasted 37 M nodes).
+        // are rare but dear (docs/research/endgame.md, "Move ordering").
         if empties >= CLOSE_CALL_EMPTIES && moves.len() > 1 && moves[1].0 - moves[0].0 < CLOSE_CALL
         {
             let depth = sort_depth(empties) + 2;

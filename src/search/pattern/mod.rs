@@ -104,8 +104,8 @@ pub fn phase_mix(empties: u32) -> (usize, f32) {
 /// a second table, its regions' configurations read with the two sides'
 /// discs exchanged: a [`PatternState`] keeps its digits for the same side
 /// whoever is to move, and reads this one when the other side is. Other
-/// layouts (each configuration's weights side by side, one table for both
-/// sides) and huge pages were slower or no faster.
+/// layouts and huge pages were slower or no faster
+/// (docs/research/evaluation.md).
 pub struct PatternEval {
     weights: Vec<i16>,
     /// [`Layout::get`], kept at hand: the search reads it at every node.
