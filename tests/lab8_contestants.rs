@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::reversi_ok;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -33,20 +35,11 @@ fn student() -> &'static Path {
 /// 200 ms a move and 1 s of margin (no C move comes near them); returns
 /// (stdout, stderr).
 fn play(a: &str, b: &str, extra: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["match", a, b, "--games", "2", "--openings", "none"])
-        .args(["--time-ms", "200", "--margin-ms", "1000"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    let args = ["match", a, b, "--games", "2", "--openings", "none"];
+    reversi_ok(
+        args.iter()
+            .chain(&["--time-ms", "200", "--margin-ms", "1000"])
+            .chain(extra),
     )
 }
 

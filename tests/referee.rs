@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::outcomes;
+use common::{outcomes, reversi_ok};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,24 +45,14 @@ const LATE: &str = "sleep 3";
 
 /// Runs `reversi match greedy cmd:<fake>` for `games` games; returns stdout.
 fn referee(fake: &Path, games: usize) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["match", "greedy", &format!("cmd:{}", fake.display())])
-        .args([
-            "--games",
-            &games.to_string(),
-            "--time-ms",
-            "100",
-            "--margin-ms",
-            MARGIN_MS,
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let fake = format!("cmd:{}", fake.display());
+    let games = games.to_string();
+    let args = ["match", "greedy", &fake, "--games", &games];
+    reversi_ok(
+        args.iter()
+            .chain(&["--time-ms", "100", "--margin-ms", MARGIN_MS]),
+    )
+    .0
 }
 
 /// The table row of the player whose name starts with `prefix`.
@@ -182,21 +172,16 @@ fn records_hold_every_game() {
 
 #[test]
 fn a_tournament_ranks_by_lab8_points() {
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args([
-            "match",
-            "first",
-            "greedy",
-            "norvig:2",
-            "--games",
-            "2",
-            "--openings",
-            "none",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (text, _) = reversi_ok([
+        "match",
+        "first",
+        "greedy",
+        "norvig:2",
+        "--games",
+        "2",
+        "--openings",
+        "none",
+    ]);
     let board = text.split("leaderboard").nth(1).expect("a leaderboard");
     let points: f64 = board
         .lines()
@@ -223,20 +208,23 @@ fn referee_with_records(contestant: &str, games: usize) -> (String, String, Stri
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let ggf =
         std::env::temp_dir().join(format!("reversi-records-{}-{call}.ggf", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["match", "greedy", contestant, "--games", &games.to_string()])
-        .args(["--time-ms", "100", "--margin-ms", MARGIN_MS, "--records"])
-        .arg(&ggf)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let games = games.to_string();
+    let (stdout, stderr) = reversi_ok([
+        "match",
+        "greedy",
+        contestant,
+        "--games",
+        &games,
+        "--time-ms",
+        "100",
+        "--margin-ms",
+        MARGIN_MS,
+        "--records",
+        ggf.to_str().unwrap(),
+    ]);
     let records = std::fs::read_to_string(&ggf).unwrap();
     std::fs::remove_file(&ggf).unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        records,
-    )
+    (stdout, stderr, records)
 }
 
 #[test]
@@ -408,18 +396,13 @@ fn match_shards_merge_into_the_whole_match() {
     let dir = std::env::temp_dir().join(format!("reversi-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let run = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .args(["match", "first", "greedy", "smarter", "--games", "6"])
-            .args(["--size", "6", "--seed", "5"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let args = ["match", "first", "greedy", "smarter", "--games", "6"];
+        reversi_ok(
+            args.iter()
+                .chain(&["--size", "6", "--seed", "5"])
+                .chain(extra),
+        )
+        .0
     };
     let whole = run(&[]);
     let mut files = Vec::new();
@@ -434,13 +417,9 @@ fn match_shards_merge_into_the_whole_match() {
         assert!(part.contains(&format!(", shard {k}/3")), "{part}");
         files.push(path);
     }
-    let merged = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .arg("match-merge")
-        .args(&files)
-        .output()
-        .unwrap();
-    assert!(merged.status.success());
-    let merged = String::from_utf8(merged.stdout).unwrap();
+    let (merged, _) = reversi_ok(
+        std::iter::once("match-merge".as_ref()).chain(files.iter().map(|f| f.as_os_str())),
+    );
     assert_eq!(
         outcome_columns(&merged),
         outcome_columns(&whole),
@@ -449,18 +428,13 @@ fn match_shards_merge_into_the_whole_match() {
     assert_eq!(merged.lines().next(), whole.lines().next());
     // Two shards of three: the games no file holds are named (shard 3/3
     // holds games 2 and 5 of each of the three pairings).
-    let partial = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .arg("match-merge")
-        .args(&files[1..])
-        .output()
-        .unwrap();
-    assert!(partial.status.success());
-    let warning = String::from_utf8_lossy(&partial.stderr);
+    let (heading, warning) = reversi_ok(
+        std::iter::once("match-merge".as_ref()).chain(files[1..].iter().map(|f| f.as_os_str())),
+    );
     assert!(
         warning.contains("6 of the 18 games are in no file") && warning.contains("0:2 0:5 1:2"),
         "{warning}"
     );
-    let heading = String::from_utf8(partial.stdout).unwrap();
     assert!(
         heading
             .lines()
@@ -471,12 +445,15 @@ fn match_shards_merge_into_the_whole_match() {
     );
     // Results of another match do not merge in.
     let other = dir.join("other.txt");
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["match", "first", "greedy", "--games", "2", "--results"])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    reversi_ok([
+        "match",
+        "first",
+        "greedy",
+        "--games",
+        "2",
+        "--results",
+        other.to_str().unwrap(),
+    ]);
     let mixed = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .arg("match-merge")
         .arg(&files[0])

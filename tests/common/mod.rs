@@ -182,3 +182,34 @@ pub fn outcomes(bytes: &[u8]) -> Vec<String> {
     lines.sort();
     lines
 }
+
+/// Runs the protocol loop in this process on `input` (its end is the end
+/// of input, as for the binary) and returns everything it wrote.
+pub fn run_in_process(input: &[u8]) -> String {
+    let mut out = Vec::new();
+    reversi::protocol::run(
+        std::io::Cursor::new(input.to_vec()),
+        &mut out,
+        &reversi::engine::Options::default(),
+        reversi::protocol::Startup::default(),
+    )
+    .expect("no i/o error");
+    String::from_utf8(out).expect("replies are UTF-8")
+}
+
+/// Runs `reversi args...` with no input and returns (stdout, stderr);
+/// fails the test, showing stderr, unless it succeeds.
+pub fn reversi_ok<I, S>(args: I) -> (String, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{}\n{stderr}", out.status);
+    (String::from_utf8(out.stdout).expect("UTF-8 output"), stderr)
+}
