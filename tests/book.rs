@@ -1,5 +1,7 @@
 //! `reversi book` through the binary: a book built from a few games (its
-//! shards merged to the same bytes), shown, and played from by the daemon.
+//! shards merged to the same bytes), extended, shown, and played from by
+//! the GTP and NBoard daemons; each test builds its own in a folder of its
+//! own.
 
 mod common;
 
@@ -10,8 +12,10 @@ fn reversi(args: &[&str], input: &str) -> Output {
     common::run(args, input.as_bytes())
 }
 
-fn folder() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-book-{}", std::process::id()));
+/// A folder of this process's own for the test `name` (tests run in
+/// parallel).
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-book-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -24,35 +28,64 @@ const GAMES: &str = "# a comment\n\
     f5f6e6f4e3c5c4d3\n\
     f5d6c5f4e3c6d3f6\n";
 
-#[test]
-fn a_book_is_built_in_shards_shown_and_played_from() {
-    let dir = folder();
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    let build = |out: &str, shard: &str| {
-        let o = reversi(
-            &[
-                "book",
-                "build",
-                "--plies",
-                "6",
-                "--min-games",
-                "1",
-                "--depth",
-                "4",
-                "--out",
-                out,
-                "--shard",
-                shard,
-            ],
-            GAMES,
-        );
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
-    let whole = build(&path("book.bin"), "1/1");
+/// `path` as a string.
+fn text(path: &std::path::Path) -> String {
+    path.to_str().unwrap().to_string()
+}
+
+/// `reversi book build` of [`GAMES`] (6 plies, 1 game, depth 4) into
+/// `out`, shard `shard`; returns its stdout.
+fn build(out: &str, shard: &str) -> String {
+    let o = reversi(
+        &[
+            "book",
+            "build",
+            "--plies",
+            "6",
+            "--min-games",
+            "1",
+            "--depth",
+            "4",
+            "--out",
+            out,
+            "--shard",
+            shard,
+        ],
+        GAMES,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The whole book of [`GAMES`], built into `dir`; returns its path.
+fn whole_book(dir: &std::path::Path) -> String {
+    let path = text(&dir.join("book.bin"));
+    let whole = build(&path, "1/1");
     // Start, f5 (four first moves, one position), and 6 plies of 3
     // distinct games but for the shared f5 d6: 1 + 1 + 5 + 5 + 4.
     assert!(whole.ends_with("book.bin: 16 positions\n"), "{whole}");
+    path
+}
+
+/// The best reply to f5 of the book at `book`, from `book show` (the
+/// first line).
+fn best_after_f5(book: &str) -> String {
+    let shown = reversi(&["book", "show", "--book", book, "f5"], "");
+    let text = String::from_utf8(shown.stdout).unwrap();
+    text.lines()
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_book_built_in_shards_and_merged_is_the_whole_book() {
+    let dir = folder("shards");
+    let book = &whole_book(&dir);
+    let path = |name: &str| text(&dir.join(name));
     assert!(build(&path("p1.bin"), "1/2").contains("8 of the book's 16 positions (shard 1/2)"));
     build(&path("p2.bin"), "2/2");
     let merged = reversi(
@@ -67,8 +100,21 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
         "",
     );
     assert!(merged.status.success());
-    let bytes = std::fs::read(path("book.bin")).unwrap();
-    assert_eq!(std::fs::read(path("merged.bin")).unwrap(), bytes);
+    assert_eq!(
+        std::fs::read(path("merged.bin")).unwrap(),
+        std::fs::read(book).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_book_extended_in_shards_merges_onto_its_base_only() {
+    let dir = folder("extend");
+    let book = &whole_book(&dir);
+    let path = |name: &str| text(&dir.join(name));
+    // Shards of the build, to be refused as parts of an extension.
+    build(&path("p1.bin"), "1/2");
+    build(&path("p2.bin"), "2/2");
     // `book extend` deepens the deviations of positions of 2 games or
     // more (7, but for the start, whose moves all lead into the book),
     // in one run or in shards merged onto the book they extend.
@@ -78,7 +124,7 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
                 "book",
                 "extend",
                 "--book",
-                &path("book.bin"),
+                book,
                 "--depth",
                 "5",
                 "--min-games",
@@ -136,9 +182,16 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
             .unwrap()
             .contains("deviation, depth 5")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_show_lists_the_games_replies_and_the_deviation() {
+    let dir = folder("show");
+    let book = &whole_book(&dir);
     // After f5 the book has the two replies the games played (d6 in
     // three, f6 in one), and the best one no game played.
-    let shown = reversi(&["book", "show", "--book", &path("book.bin"), "f5"], "");
+    let shown = reversi(&["book", "show", "--book", book, "f5"], "");
     let text = String::from_utf8(shown.stdout).unwrap();
     assert!(text.starts_with("4 games; value "), "{text}");
     let lines: Vec<&str> = text.lines().skip(1).collect();
@@ -153,12 +206,15 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     for reply in ["d6 ", "f6 "] {
         assert!(lines.iter().any(|l| l.starts_with(reply)), "{text}");
     }
-    // The daemon plays the book's best move at f5 (the first line).
-    let best = lines[0].split(' ').next().unwrap();
-    let played = reversi(
-        &["gtp", "--book", &path("book.bin")],
-        "play B f5\ngenmove W\nquit\n",
-    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_daemon_plays_the_books_best_move() {
+    let dir = folder("play");
+    let book = &whole_book(&dir);
+    let best = best_after_f5(book);
+    let played = reversi(&["gtp", "--book", book], "play B f5\ngenmove W\nquit\n");
     let replies = String::from_utf8(played.stdout).unwrap();
     assert!(
         replies.starts_with(&format!("=\n\n= {best}\n")),
@@ -168,7 +224,7 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     let session = format!(
         "set bookrandomness 1\nset book {0}\nset book {0}.missing\nset bookrandomness 65\n\
          play B f5\ngenmove W\nundo\nset book off\nset depth 1\ngenmove W\nquit\n",
-        path("book.bin")
+        book
     );
     let replies = String::from_utf8(reversi(&["gtp", "--book", "off"], &session).stdout).unwrap();
     let answers: Vec<&str> = replies.split("\n\n").collect();
@@ -180,18 +236,26 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     );
     assert_eq!(answers[3], "? book randomness must be 0 to 64 discs");
     assert_eq!(answers[5], format!("= {best}"), "{replies}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gtp_analyze_marks_the_books_moves_and_searches_the_others() {
+    let dir = folder("analyze");
+    let book = &whole_book(&dir);
+    let best = best_after_f5(book);
     // GTP's analyze marks the book's moves, best first, and searches the
     // others (all legal moves are listed once); `analyze 1` is the move
     // genmove plays.
     let analysis = reversi(
-        &["gtp", "--book", &path("book.bin")],
+        &["gtp", "--book", book],
         "play B f5\nanalyze\nanalyze 1\nquit\n",
     );
     let replies = String::from_utf8(analysis.stdout).unwrap();
     let answers: Vec<&str> = replies.split("\n\n").collect();
     let all: Vec<&str> = answers[1].trim_start_matches("= ").lines().collect();
     assert_eq!(all.len(), 3, "{replies}");
-    assert_eq!(all[0].split(' ').next(), Some(best), "{replies}");
+    assert_eq!(all[0].split(' ').next(), Some(best.as_str()), "{replies}");
     assert!(all.iter().any(|l| l.ends_with("book deviation depth 4")));
     assert_eq!(
         all.iter().filter(|l| l.contains(" book ")).count(),
@@ -200,7 +264,7 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
     );
     assert_eq!(answers[2], format!("= {}", all[0]), "{replies}");
     let after_d6 = reversi(
-        &["gtp", "--book", &path("book.bin")],
+        &["gtp", "--book", book],
         "play B f5\nplay W d6\nanalyze\nquit\n",
     );
     let replies = String::from_utf8(after_d6.stdout).unwrap();
@@ -218,13 +282,20 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
         lines.iter().any(|l| l.contains("book 2 games")),
         "{replies}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nboard_hints_show_the_books_moves() {
+    let dir = folder("hints");
+    let book = &whole_book(&dir);
     // NBoard's hints after f5 d6: the book's moves as `book` lines (c3
     // in two games, c5 in one, and the deviation), the searched ones for
     // the others.
     let ggf = "(;GM[Othello]PC[t]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 \
         ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)";
     let hints = reversi(
-        &["nboard", "--book", &path("book.bin")],
+        &["nboard", "--book", book],
         &format!("nboard 2\nset depth 3\nset game {ggf}\nhint 64\nping 1\nquit\n"),
     );
     let text = String::from_utf8(hints.stdout).unwrap();
@@ -246,13 +317,20 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
             "{text}"
         );
     }
-    // A damaged book is refused with the reason, by every command.
-    let mut bad = bytes.clone();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_book_is_refused_by_every_command() {
+    let dir = folder("damaged");
+    let book = &whole_book(&dir);
+    let bad_path = text(&dir.join("bad.bin"));
+    let mut bad = std::fs::read(book).unwrap();
     bad[40] ^= 0x10;
-    std::fs::write(path("bad.bin"), &bad).unwrap();
+    std::fs::write(&bad_path, &bad).unwrap();
     for args in [
-        vec!["book", "show", "--book", &path("bad.bin")],
-        vec!["gtp", "--book", &path("bad.bin")],
+        vec!["book", "show", "--book", &bad_path],
+        vec!["gtp", "--book", &bad_path],
     ] {
         let o = reversi(
             &args.iter().map(|s| s.as_ref()).collect::<Vec<&str>>(),
@@ -269,7 +347,7 @@ fn a_book_is_built_in_shards_shown_and_played_from() {
 /// in later sessions.
 #[test]
 fn nboard_learns_games_into_its_own_book_file() {
-    let dir = folder().join("learn");
+    let dir = folder("learn");
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let built = reversi(
