@@ -155,6 +155,11 @@ pub enum Command {
     /// of known best moves and scores (an OBF file): the share of best
     /// moves found, of scores within 3 discs, and the mean error.
     Evaltest(EvaltestArgs),
+    /// Makes a balanced 8x8 opening suite from recorded games: the first
+    /// plies that enough games share (up to the start's symmetry), kept
+    /// where a fixed-depth search finds them near even. The file is for
+    /// `match --openings file:FILE`.
+    Openings(OpeningsArgs),
     /// One move on a board file (the small C program's file mode): reads
     /// `<name>-<NN>`, writes `<name>-<NN+1>`.
     FileMove(FileMoveArgs),
@@ -303,6 +308,31 @@ pub struct EvaltestArgs {
     /// Hash table size in MB, 1 to 4096 (cleared for each position).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
     pub hash: u64,
+}
+
+/// The options of `reversi openings`.
+#[derive(clap::Args)]
+pub struct OpeningsArgs {
+    /// The game records, one a line (move lists, or WTHOR lines `YEAR
+    /// MOVES SCORE`); `-` for standard input.
+    #[arg(long, default_value = "-")]
+    pub games: String,
+    /// The suite's file, written whole once every opening is searched.
+    #[arg(long)]
+    pub out: String,
+    /// Plies of each opening, 1 to 30.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub plies: u32,
+    /// Games that must share an opening, 1 or more.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_games: u32,
+    /// Plies of each opening's search, 1 to 30.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Keep openings whose value is at most this many discs from even
+    /// (0 to 64).
+    #[arg(long, default_value_t = 2.0, value_parser = parse_discs)]
+    pub max_discs: f64,
 }
 
 /// The options of `reversi solve`.

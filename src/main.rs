@@ -7,8 +7,8 @@ mod cli;
 use clap::Parser;
 use cli::{
     BenchArgs, BookArgs, BookCommand, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs, HelpArgs,
-    Lab8Args, LatencyArgs, LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, PerftArgs,
-    ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs, TrainArgs,
+    Lab8Args, LatencyArgs, LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, OpeningsArgs,
+    PerftArgs, ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs, TrainArgs,
 };
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
@@ -24,7 +24,7 @@ use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
 use reversi::shard::Shard;
 use reversi::tools::{
-    bench, book, evaltest, file_move, perft, probcut, selfplay, solve, state, train,
+    bench, book, evaltest, file_move, openings, perft, probcut, selfplay, solve, state, train,
 };
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -113,6 +113,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             },
             out,
         )?,
+        Command::Openings(args) => run_openings(args, out)?,
         Command::Probcut(args) => run_probcut(args, out)?,
         Command::Bench(args) => run_bench(args, out)?,
         Command::Train(args) => run_train(args, out)?,
@@ -283,6 +284,34 @@ fn run_selfplay(args: SelfplayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let played = selfplay::run(&cfg, &args.out)?;
     writeln!(out, "{played} games played into {}", args.out)?;
+    Ok(())
+}
+
+/// `reversi openings`: a balanced opening suite from recorded games.
+fn run_openings(args: OpeningsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let games = if args.games == "-" {
+        book::read_games(io::stdin().lock())?
+    } else {
+        let file =
+            std::fs::File::open(&args.games).map_err(|e| anyhow::anyhow!("{}: {e}", args.games))?;
+        book::read_games(io::BufReader::new(file))?
+    };
+    let cfg = openings::SuiteConfig {
+        plies: args.plies as usize,
+        min_games: args.min_games,
+        depth: args.depth,
+        max_discs: args.max_discs,
+    };
+    let bar = reversi::tools::progress(
+        0,
+        "{bar:40} {pos}/{len} openings searched, {elapsed} (eta {eta})",
+    );
+    let (kept, of) = openings::make_suite(&games, &cfg, &args.out, |done, all| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    writeln!(out, "{}: {kept} of {of} openings kept", args.out)?;
     Ok(())
 }
 

@@ -2,12 +2,13 @@
 //! plies, or from an opening suite read from a file (move lists, GGF
 //! games cut at a ply, OBF positions). Each opening is played by a pair of
 //! games, once with each colour; a suite is used in turn, from its first
-//! opening, and starts again when it runs out.
+//! opening, and starts again when it runs out. Also the counting of the
+//! openings recorded games share, from which a suite is made.
 
 use crate::rules::ggf;
 use crate::rules::obf::Problem;
 use crate::rules::{
-    Color, Game, Move, Position, parse_move, printable, split_move_list, text_lines,
+    Color, Game, Move, Position, Square, parse_move, printable, split_move_list, text_lines,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -272,6 +273,57 @@ pub fn recorded_prefix(game: &str, plies: usize) -> Position {
     *g.position()
 }
 
+/// `mv` under the `k`-th symmetry (0 to 3) that keeps the 8x8 start
+/// position: the identity, the two diagonal reflections and the half turn.
+fn start_symmetry(mv: Move, k: usize) -> Move {
+    let Move::Place(sq) = mv else {
+        return mv;
+    };
+    let (r, c) = (sq.row, sq.col);
+    let (row, col) = [(r, c), (c, r), (7 - c, 7 - r), (7 - r, 7 - c)][k];
+    Move::Place(Square { row, col })
+}
+
+/// The first `plies` moves of the 8x8 `game`, turned by the symmetry of
+/// the start position that makes the first move f5, so that the four first
+/// moves' mirror images count as one opening; `None` when the game is
+/// shorter or passes within them.
+pub fn turned_prefix(game: &[Move], plies: usize) -> Option<Vec<Move>> {
+    let prefix = game.get(..plies)?;
+    if plies == 0 || prefix.contains(&Move::Pass) {
+        return None;
+    }
+    let f5 = Move::Place(Square { row: 4, col: 5 });
+    let k = (0..4).find(|&k| start_symmetry(prefix[0], k) == f5)?;
+    Some(prefix.iter().map(|&mv| start_symmetry(mv, k)).collect())
+}
+
+/// The openings of `plies` moves (as [`turned_prefix`] turns them) that at
+/// least `min_games` of the 8x8 `games` begin with, each with its count:
+/// the most played first, ties in the order of their move lists' text.
+/// Also returns how many games were long enough to count.
+pub fn common_openings(
+    games: &[Vec<Move>],
+    plies: usize,
+    min_games: u32,
+) -> (usize, Vec<(String, u32)>) {
+    let mut counts: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut counted = 0;
+    for game in games {
+        if let Some(prefix) = turned_prefix(game, plies) {
+            counted += 1;
+            let text: String = prefix.iter().map(Move::to_string).collect();
+            *counts.entry(text).or_default() += 1;
+        }
+    }
+    let mut common: Vec<(String, u32)> = counts
+        .into_iter()
+        .filter(|&(_, n)| n >= min_games)
+        .collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    (counted, common)
+}
+
 /// The position after `plies` moves chosen by a fixed rule (the legal move
 /// at a pseudo-random rank), the same in every build: the bench's
 /// positions on every size.
@@ -299,6 +351,33 @@ pub fn fixed_opening(n: usize, plies: usize) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn moves(text: &str) -> Vec<Move> {
+        split_move_list(text)
+            .iter()
+            .map(|m| parse_move(m, 8).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_four_first_moves_turn_into_one_opening() {
+        let games: Vec<Vec<Move>> = ["f5d6c3", "d3c5f6", "c4e3f6", "e6f4c3", "f5f6e6", "f5d6c5"]
+            .iter()
+            .map(|g| moves(g))
+            .collect();
+        assert_eq!(turned_prefix(&games[1], 2), Some(moves("f5d6")));
+        assert_eq!(turned_prefix(&games[2], 2), Some(moves("f5d6")));
+        assert_eq!(turned_prefix(&games[3], 2), Some(moves("f5d6")));
+        assert_eq!(turned_prefix(&games[0], 4), None);
+        let (counted, common) = common_openings(&games, 2, 1);
+        assert_eq!(counted, 6);
+        assert_eq!(common, [("f5d6".to_string(), 5), ("f5f6".to_string(), 1)]);
+        assert_eq!(common_openings(&games, 2, 2).1.len(), 1);
+        // Ties in the order of the move lists.
+        let (_, third) = common_openings(&games, 3, 1);
+        let order: Vec<&str> = third.iter().map(|(o, _)| o.as_str()).collect();
+        assert_eq!(order, ["f5d6c3", "f5d6c5", "f5f6e6"], "{third:?}");
+    }
 
     fn suite(name: &str, text: &str) -> String {
         let path =

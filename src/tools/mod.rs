@@ -7,6 +7,7 @@ pub mod bench;
 pub mod book;
 pub mod evaltest;
 pub mod file_move;
+pub mod openings;
 pub mod perft;
 pub mod probcut;
 pub mod selfplay;
