@@ -2,6 +2,11 @@
 //! core, the players and search, and the front ends of the `reversi`
 //! binary (the engine daemon and the lab-program adapters).
 
+// The documentation is for the people who work on the engine, read with
+// `cargo doc --document-private-items`: public items may link to the
+// private ones that explain them.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod book;
 pub mod engine;
 pub mod lab;

@@ -9,7 +9,7 @@
 //! takes what the player had, and always returns a legal move.
 //!
 //! Slow is told apart from dead. A player that has not answered within
-//! [`GRACE`](crate::search::tunables::GRACE) after its deadline is late (on a loaded machine its thread
+//! [`GRACE`] after its deadline is late (on a loaded machine its thread
 //! may not have run): the move is the greedy one, and the player, its
 //! table and its late answer are kept. Only a player that died (a panic)
 //! or has stayed silent for [`STUCK_LIMIT`] is replaced by a fresh one.
@@ -109,10 +109,9 @@ impl Options {
 
     /// The engine these options describe, told of a new game, so that the
     /// front end that asks for it before reading its first line has the
-    /// evaluation loaded outside any move's time. Loaded in the first
-    /// `genmove` instead, it took all of a 200 ms move on a busy machine
-    /// (four other processes on two cores): the search started past its
-    /// deadline and the reply was the greedy fallback.
+    /// evaluation loaded outside any move's time: loaded in the first
+    /// `genmove`, it can take all of a short move on a busy machine
+    /// (docs/research/time.md, "The table's pages").
     pub fn engine(&self) -> Result<Engine, UnknownPlayer> {
         let mut engine = Engine::new(&self.player, self.resources)?;
         if let Some((book, randomness)) = &self.book {
@@ -288,9 +287,9 @@ impl Engine {
 
     /// Applies `setting` on the search thread and waits until it is done,
     /// so that its cost is never charged to the next move's clock: a
-    /// clear of the table and the first load of the evaluation (some
-    /// 100 ms on a busy machine) once ran into the first move of a match
-    /// and past its deadline, and the move was the greedy one. A player
+    /// clear of the table and the first load of the evaluation can take
+    /// longer than a short move on a busy machine (the same journal
+    /// section as [`Options::engine`]). A player
     /// that does not finish within [`STUCK_LIMIT`] is restarted.
     fn settle(&mut self, setting: Setting) {
         self.next_ticket += 1;
@@ -398,7 +397,7 @@ impl Engine {
     /// `strong` with a book that holds the position, the book's move at
     /// once. At the
     /// hard deadline the job's stop token is raised; if no answer comes
-    /// within [`GRACE`](crate::search::tunables::GRACE) after that, or the player died or answered an
+    /// within [`GRACE`] after that, or the player died or answered an
     /// illegal move, the greedy move is the answer (and a player that
     /// died or answered an illegal move is restarted).
     pub fn decide(&mut self, position: &Position, limits: Limits) -> Decision {
@@ -460,7 +459,7 @@ impl Engine {
 
     /// Sends the job `job` makes of a task, and waits for its answer: to
     /// the hard deadline (moved earlier by the [`Lag`]), then, with the
-    /// job's stop raised, for [`GRACE`](crate::search::tunables::GRACE). `None` when no answer came: the
+    /// job's stop raised, for [`GRACE`]. `None` when no answer came: the
     /// player is late (it is kept, and its answer taken in when it comes)
     /// or dead (it is restarted).
     fn ask(

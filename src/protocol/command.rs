@@ -159,7 +159,7 @@ fn gogui_letters(letter: usize) -> String {
     }
 }
 
-/// The command line that [`parse_line`] reads back as this command: the
+/// The command line that [`parse_line`](super::grammar::parse_line) reads back as this command: the
 /// one vocabulary for both sides of the protocol, so that the referee's
 /// client, the latency tool and the contestants write what the daemon
 /// parses. Numbers use Rust's shortest round-tripping form; `komi`, which
@@ -232,7 +232,7 @@ impl fmt::Display for Command {
 }
 
 impl Command {
-    /// The command's name, as [`COMMANDS`] lists it.
+    /// The command's name, as [`COMMANDS`](super::grammar::COMMANDS) lists it.
     pub fn name(&self) -> &'static str {
         match self {
             Command::ProtocolVersion => "protocol_version",

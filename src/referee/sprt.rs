@@ -251,9 +251,9 @@ impl Sprt {
 
 /// The distribution of pair outcomes of expected score `score` that
 /// gives the `observed` frequencies (all above 0) the highest likelihood.
-/// It is observed[i] / (1 + lambda (a_i - score)), a_i the outcomes'
-/// scores, with lambda the root of sum observed[i] (a_i - score) / (1 +
-/// lambda (a_i - score)) = 0, which falls as lambda rises over the
+/// It is `observed[i] / (1 + lambda (a_i - score))`, a_i the outcomes'
+/// scores, with lambda the root of `sum observed[i] (a_i - score) / (1 +
+/// lambda (a_i - score)) = 0`, which falls as lambda rises over the
 /// interval where every denominator is positive: bisection finds it.
 fn nearest_with_score(observed: &[f64; 5], score: f64) -> [f64; 5] {
     let gaps = PAIR_SCORES.map(|a| a - score);

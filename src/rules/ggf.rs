@@ -343,7 +343,7 @@ pub fn write(
     write_timed(black, white, result, time, start, &plies)
 }
 
-/// [`write`] with the seconds each ply took, where given
+/// [`write()`] with the seconds each ply took, where given
 /// (`B[F5//0.100]`).
 pub fn write_timed(
     black: &str,

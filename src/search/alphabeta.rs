@@ -1,4 +1,4 @@
-//! The midgame node search, written once for every [`Board`](crate::rules::Board):
+//! The midgame node search, written once for every [`Board`]:
 //! negamax principal-variation search with a transposition table, run
 //! iteration by iteration by [`super::deepening`]. The settings are in
 //! [`super::tunables`]; what chose them is in

@@ -43,7 +43,7 @@ pub(crate) const LATE_DISC: i32 = 40;
 /// A disc at the start of the game: on small boards the classic advice
 /// (few discs early); from 10x10 up a side that gives discs away lets
 /// `greedy` surround it, so discs count from the start (the journal's
-/// row, with [`FEW_DISCS`] and the frontier term's absence there).
+/// row, with [`few_discs`] and the frontier term's absence there).
 pub(crate) fn early_disc(n: usize) -> i32 {
     if n >= 10 { 30 } else { -6 }
 }
