@@ -64,7 +64,11 @@ pub fn make_suite(
     for (i, (moves, n)) in common.iter().enumerate() {
         let value = value(&mut engine, moves, cfg.depth)?;
         // Black is to move after an even number of plies.
-        let black = if cfg.plies.is_multiple_of(2) { value } else { -value };
+        let black = if cfg.plies.is_multiple_of(2) {
+            value
+        } else {
+            -value
+        };
         if black.abs() <= cfg.max_discs {
             kept.push(Kept {
                 moves: moves.clone(),
