@@ -100,6 +100,13 @@ fn parse_discs(s: &str) -> Result<f64, String> {
     }
 }
 
+/// How Lab 8 programs' moves are timed.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeRule {
+    Wall,
+    Cpu,
+}
+
 /// `--notation` values.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum NotationArg {
@@ -412,6 +419,11 @@ pub struct MatchArgs {
     /// Lateness allowed before a move is forfeited, in milliseconds.
     #[arg(long, default_value_t = 50, value_parser = millis_range(0))]
     pub margin_ms: u64,
+    /// How Lab 8 programs' moves are timed: `wall` (the default), or `cpu`
+    /// (their CPU time, user and system, as the handout's getrusage
+    /// measures it, with a wall-clock cap of 5 times the limit).
+    #[arg(long, value_enum, default_value_t = TimeRule::Wall)]
+    pub lab8_time: TimeRule,
     /// none, random:<plies>, or a suite used in turn: file:<path> (move
     /// lists, one a line: f5d6c3 or f5 d6 c3), ggf:<plies>:<path> (GGF
     /// games, one a line, cut after that many plies) or obf:<path> (OBF
@@ -488,6 +500,12 @@ pub struct LeaderboardArgs {
     /// Lateness allowed past it before a move is forfeited, in milliseconds.
     #[arg(long, default_value_t = 50, value_parser = millis_range(0))]
     pub margin_ms: u64,
+    /// How a move's time is judged: `cpu` (the default: its CPU time,
+    /// user and system, as the handout's getrusage measures it, with a
+    /// wall-clock cap of 5 times the limit, so that a busy grading machine
+    /// forfeits nobody; ties are split by CPU time), or `wall`.
+    #[arg(long, value_enum, default_value_t = TimeRule::Cpu)]
+    pub time_rule: TimeRule,
     /// The players a program must beat to reach the finals, comma-separated.
     #[arg(long, default_value = "smarter,smartest", value_delimiter = ',')]
     pub qualifiers: Vec<String>,

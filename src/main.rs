@@ -8,7 +8,8 @@ use clap::Parser;
 use cli::{
     BenchArgs, BookArgs, BookCommand, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs, HelpArgs,
     Lab8Args, LatencyArgs, LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, OpeningsArgs,
-    PerftArgs, ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs, TrainArgs,
+    PerftArgs, ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs, TimeRule,
+    TrainArgs,
 };
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
@@ -411,6 +412,7 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
         threads: args.threads as usize,
         concurrency: args.concurrency as usize,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        lab8_cpu: args.lab8_time == TimeRule::Cpu,
     };
     let files = MatchFiles {
         records: args.records.as_deref(),
@@ -439,6 +441,7 @@ fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result
         wins_needed: args.wins,
         shard: Shard::parse(&args.shard)?,
         concurrency: args.concurrency as usize,
+        cpu_time: args.time_rule == TimeRule::Cpu,
     };
     let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
     leaderboard::run(&programs, &cfg, std::path::Path::new(&args.out), out)?;

@@ -389,3 +389,47 @@ fn programs_whose_transcripts_would_collide_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `reversi match <program> first` on 4x4, two games at 1 s a move (50 ms
+/// margin), Lab 8 moves timed by `rule`; returns the program's table row
+/// and the referee's stderr.
+fn timed_by(program: &str, rule: &str) -> (String, String) {
+    let spec = format!("prog=lab8:{} {program}", student().display());
+    let (table, err) = reversi_ok([
+        "match",
+        &spec,
+        "first",
+        "--games",
+        "2",
+        "--openings",
+        "none",
+        "--size",
+        "4",
+        "--time-ms",
+        "1000",
+        "--lab8-time",
+        rule,
+    ]);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("prog "))
+        .expect("a row");
+    (format!("{}\n{row}", table.lines().next().unwrap()), err)
+}
+
+#[test]
+fn a_program_asleep_for_1_5_s_a_move_is_within_1_s_of_cpu_time() {
+    let (row, err) = timed_by("slow 2", "cpu");
+    assert!(row.contains("Lab 8 programs on CPU time"), "{row}");
+    assert!(row.ends_with("  -"), "{row}\n{err}");
+    // On the wall clock, the same moves are late.
+    let (row, err) = timed_by("slow 2", "wall");
+    assert!(row.ends_with("2 late"), "{row}\n{err}");
+}
+
+#[test]
+fn a_program_that_spins_1_5_s_of_cpu_time_is_late() {
+    let (row, err) = timed_by("spin 1", "cpu");
+    assert!(row.ends_with("2 late"), "{row}\n{err}");
+    assert!(err.contains(" ms of CPU)"), "{err}");
+}

@@ -3,7 +3,7 @@
 //! for illegal, unreadable or late moves and for engines that die, and the
 //! tables that summarise it all.
 
-use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, TimeControl};
+use super::contestant::{Contestant, Forfeit, GameEnd, GameStart, MoveTime, MoveTook, TimeControl};
 use super::records::{Ending, GameRecord};
 use super::sprt::{Pentanomial, Sprt};
 use crate::openings::Openings;
@@ -40,6 +40,9 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// The test that stops a two-player match once it has decided.
     pub sprt: Option<Sprt>,
+    /// Whether Lab 8 programs' moves are judged on their CPU time (with a
+    /// wall-clock cap), not their wall time.
+    pub lab8_cpu: bool,
 }
 
 /// How one game ended.
@@ -53,6 +56,33 @@ pub struct Outcome {
     /// Total thinking time of each side, and its number of moves.
     pub time: [(Duration, usize); 2],
     pub max_time: [Duration; 2],
+    /// Total and largest CPU time of each side whose moves were judged on
+    /// it.
+    pub cpu: [Option<CpuTime>; 2],
+}
+
+/// A side's CPU time in a game, where its moves were judged on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuTime {
+    pub total: Duration,
+    pub max: Duration,
+}
+
+impl CpuTime {
+    /// Adds a move's CPU time.
+    fn add(&mut self, took: Duration) {
+        self.total += took;
+        self.max = self.max.max(took);
+    }
+
+    /// Adds `other`'s total and largest move to `into`, if there is one.
+    fn merge_into(into: &mut Option<CpuTime>, other: Option<CpuTime>) {
+        if let Some(c) = other {
+            let mine = into.get_or_insert_default();
+            mine.total += c.total;
+            mine.max = mine.max.max(c.max);
+        }
+    }
 }
 
 impl Outcome {
@@ -100,6 +130,7 @@ struct Clocks {
     left: [Duration; 2],
     time: [(Duration, usize); 2],
     max_time: [Duration; 2],
+    cpu: [Option<CpuTime>; 2],
 }
 
 impl Clocks {
@@ -112,6 +143,7 @@ impl Clocks {
             }),
             time: [(Duration::ZERO, 0); 2],
             max_time: [Duration::ZERO; 2],
+            cpu: [None; 2],
         }
     }
 
@@ -128,11 +160,15 @@ impl Clocks {
 
     /// Charges side `me` a move that took `took` of `budget`; the move's
     /// increment comes as it starts.
-    fn charge(&mut self, me: usize, budget: MoveTime, took: Duration) {
-        self.left[me] = (self.left[me] + budget.increment()).saturating_sub(took);
-        self.time[me].0 += took;
+    fn charge(&mut self, me: usize, budget: MoveTime, took: MoveTook) {
+        let wall = took.wall;
+        self.left[me] = (self.left[me] + budget.increment()).saturating_sub(wall);
+        self.time[me].0 += wall;
         self.time[me].1 += 1;
-        self.max_time[me] = self.max_time[me].max(took);
+        self.max_time[me] = self.max_time[me].max(wall);
+        if let Some(cpu) = took.cpu {
+            self.cpu[me].get_or_insert_default().add(cpu);
+        }
     }
 }
 
@@ -252,7 +288,13 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
             None => Ending::Played,
             Some((loser, f)) => Ending::Forfeit {
                 loser: *loser,
-                on_time: matches!(f, Forfeit::Late(_) | Forfeit::NoReply),
+                on_time: matches!(
+                    f,
+                    Forfeit::Late(_)
+                        | Forfeit::LateCpu(_)
+                        | Forfeit::NoReply
+                        | Forfeit::Hung { .. }
+                ),
             },
         },
     };
@@ -263,6 +305,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         forfeit,
         time: clocks.time,
         max_time: clocks.max_time,
+        cpu: clocks.cpu,
     }
 }
 
@@ -275,6 +318,8 @@ pub struct Tally {
     pub time: Duration,
     pub moves: usize,
     pub max_time: Duration,
+    /// CPU time, where the moves were judged on it.
+    pub cpu: Option<CpuTime>,
     /// Forfeits by kind.
     pub forfeits: Vec<(String, usize)>,
     /// Tournament points (win 2, loss 0, tie by share of time).
@@ -306,25 +351,28 @@ impl Tally {
         (mean, 1.96 * (var / n).sqrt())
     }
 
-    fn add(
-        &mut self,
-        color: Color,
-        result: i32,
-        discs: i32,
-        time: (Duration, usize),
-        max: Duration,
-        forfeit: Option<&str>,
-    ) {
-        let k = match result {
+    /// Adds the game `r` for the side that played `color`.
+    fn add(&mut self, r: &GameResult, color: Color) {
+        let (me, sign) = match color {
+            Color::Black => (0, 1),
+            Color::White => (1, -1),
+        };
+        let k = match r.winner() * sign {
             1 => 0,
             0 => 1,
             _ => 2,
         };
-        self.wdl[index(color)][k] += 1;
-        self.disc_sum += discs as i64;
-        self.time += time.0;
-        self.moves += time.1;
-        self.max_time = self.max_time.max(max);
+        self.wdl[me][k] += 1;
+        self.disc_sum += (r.black_discs * sign) as i64;
+        self.time += r.time[me].0;
+        self.moves += r.time[me].1;
+        self.max_time = self.max_time.max(r.max_time[me]);
+        CpuTime::merge_into(&mut self.cpu, r.cpu[me]);
+        let forfeit = r
+            .forfeit
+            .as_ref()
+            .filter(|(c, _)| *c == color)
+            .map(|(_, k)| k.as_str());
         if let Some(f) = forfeit {
             match self.forfeits.iter_mut().find(|(kind, _)| kind == f) {
                 Some((_, c)) => *c += 1,
@@ -343,6 +391,7 @@ impl Tally {
         self.time += other.time;
         self.moves += other.moves;
         self.max_time = self.max_time.max(other.max_time);
+        CpuTime::merge_into(&mut self.cpu, other.cpu);
         self.points += other.points;
         for (kind, n) in &other.forfeits {
             match self.forfeits.iter_mut().find(|(k, _)| k == kind) {
@@ -370,6 +419,8 @@ pub struct GameResult {
     /// Total thinking time of each side (Black, White) and its moves.
     pub time: [(Duration, usize); 2],
     pub max_time: [Duration; 2],
+    /// Each side's CPU time, where its moves were judged on it.
+    pub cpu: [Option<CpuTime>; 2],
 }
 
 impl GameResult {
@@ -381,6 +432,7 @@ impl GameResult {
             forfeit: o.forfeit.as_ref().map(|(c, f)| (*c, f.kind().to_string())),
             time: o.time,
             max_time: o.max_time,
+            cpu: o.cpu,
         }
     }
 
@@ -395,7 +447,9 @@ impl GameResult {
 
     /// One line: `result <pairing> <game> <black discs> <forfeit colour or
     /// -> <forfeit kind or -> <black µs> <black moves> <black max µs>
-    /// <white µs> <white moves> <white max µs>` (a kind's spaces as `_`).
+    /// <white µs> <white moves> <white max µs>` (a kind's spaces as `_`),
+    /// and where a side was judged on CPU time, `cpu <black µs> <black max
+    /// µs> <white µs> <white max µs>` (`- -` for a side that was not).
     pub fn line(&self) -> String {
         let (who, kind) = match &self.forfeit {
             Some((c, k)) => (c.name().to_string(), k.replace(' ', "_")),
@@ -409,8 +463,18 @@ impl GameResult {
                 self.max_time[i].as_micros()
             )
         };
+        let cpu = match self.cpu {
+            [None, None] => String::new(),
+            sides => {
+                let side = |c: Option<CpuTime>| match c {
+                    Some(c) => format!("{} {}", c.total.as_micros(), c.max.as_micros()),
+                    None => "- -".into(),
+                };
+                format!(" cpu {} {}", side(sides[0]), side(sides[1]))
+            }
+        };
         format!(
-            "result {} {} {} {who} {kind} {} {}",
+            "result {} {} {} {who} {kind} {} {}{cpu}",
             self.pairing,
             self.game,
             self.black_discs,
@@ -422,10 +486,23 @@ impl GameResult {
     /// Reads a [`GameResult::line`].
     pub fn parse(line: &str) -> Option<GameResult> {
         let w: Vec<&str> = line.split_whitespace().collect();
-        if w.len() != 12 || w[0] != "result" {
+        if !(w.len() == 12 || w.len() == 17 && w[12] == "cpu") || w[0] != "result" {
             return None;
         }
         let us = |s: &str| s.parse::<u64>().ok().map(Duration::from_micros);
+        let cpu_side = |total: &str, max: &str| -> Option<Option<CpuTime>> {
+            match (total, max) {
+                ("-", "-") => Some(None),
+                _ => Some(Some(CpuTime {
+                    total: us(total)?,
+                    max: us(max)?,
+                })),
+            }
+        };
+        let cpu = match w.get(13..17) {
+            Some(c) => [cpu_side(c[0], c[1])?, cpu_side(c[2], c[3])?],
+            None => [None, None],
+        };
         let forfeit = match (w[4], w[5]) {
             ("-", "-") => None,
             (c, k) => Some((Color::parse(c)?, k.replace('_', " "))),
@@ -440,6 +517,7 @@ impl GameResult {
                 (us(w[9])?, w[10].parse().ok()?),
             ],
             max_time: [us(w[8])?, us(w[11])?],
+            cpu,
         })
     }
 }
@@ -451,30 +529,23 @@ pub fn tally_pairing<'a>(results: impl IntoIterator<Item = &'a GameResult>) -> [
     for r in results {
         let a_black = r.game % 2 == 0;
         let winner = r.winner();
-        for (who, color) in [
-            (0usize, if a_black { Color::Black } else { Color::White }),
-            (1, if a_black { Color::White } else { Color::Black }),
-        ] {
-            let sign = if color == Color::Black { 1 } else { -1 };
-            let forfeit = r
-                .forfeit
-                .as_ref()
-                .filter(|(c, _)| *c == color)
-                .map(|(_, k)| k.as_str());
-            tallies[who].add(
-                color,
-                winner * sign,
-                r.black_discs * sign,
-                r.time[index(color)],
-                r.max_time[index(color)],
-                forfeit,
-            );
-        }
-        // Lab 8 Part 3 points: a win 2, a loss 0, a tie split by time.
-        let (ta, tb) = if a_black {
-            (r.time[0].0, r.time[1].0)
+        let (a, b) = if a_black {
+            (Color::Black, Color::White)
         } else {
-            (r.time[1].0, r.time[0].0)
+            (Color::White, Color::Black)
+        };
+        tallies[0].add(r, a);
+        tallies[1].add(r, b);
+        // Lab 8 Part 3 points: a win 2, a loss 0, a tie split by time: CPU
+        // time where both sides were judged on it, else wall time.
+        let used = match r.cpu {
+            [Some(b), Some(w)] => [b.total, w.total],
+            _ => [r.time[0].0, r.time[1].0],
+        };
+        let (ta, tb) = if a_black {
+            (used[0], used[1])
+        } else {
+            (used[1], used[0])
         };
         let a_result = if a_black { winner } else { -winner };
         match a_result {
@@ -752,6 +823,45 @@ mod tests {
     }
 
     #[test]
+    fn results_keep_cpu_times_and_ties_split_by_them() {
+        let ms = Duration::from_millis;
+        let cpu = |total, max| {
+            Some(CpuTime {
+                total: ms(total),
+                max: ms(max),
+            })
+        };
+        // A draw: Black used 300 ms of CPU (900 ms of wall time), White
+        // 100 ms (100 ms).
+        let r = GameResult {
+            pairing: 3,
+            game: 0,
+            black_discs: 0,
+            forfeit: None,
+            time: [(ms(900), 10), (ms(100), 10)],
+            max_time: [ms(400), ms(20)],
+            cpu: [cpu(300, 60), cpu(100, 20)],
+        };
+        let line = r.line();
+        assert!(line.ends_with(" cpu 300000 60000 100000 20000"), "{line}");
+        assert_eq!(GameResult::parse(&line), Some(r.clone()));
+        // Version 2's lines, with no CPU times, still read.
+        let v2 = "result 3 0 0 - - 900000 10 400000 100000 10 20000";
+        assert_eq!(GameResult::parse(v2).unwrap().cpu, [None, None]);
+        // The tie is split by CPU time: Black gets 1 - 3/4.
+        let [black, white] = tally_pairing([&r]);
+        assert!((black.points - 0.25).abs() < 1e-9, "{}", black.points);
+        assert!((white.points - 0.75).abs() < 1e-9);
+        assert_eq!(black.cpu, cpu(300, 60));
+        // Without CPU times, by wall time: 1 - 9/10.
+        let wall = GameResult {
+            cpu: [None, None],
+            ..r
+        };
+        assert!((tally_pairing([&wall])[0].points - 0.1).abs() < 1e-9);
+    }
+
+    #[test]
     fn built_in_players_play_a_whole_game_on_one_clock() {
         // How each move's share of the clock is set is contestant.rs's
         // test; here no wall time is judged (a loaded machine runs late),
@@ -772,6 +882,7 @@ mod tests {
             threads: 1,
             concurrency: 1,
             sprt: None,
+            lab8_cpu: false,
         };
         let mut a = Contestant::new("strong", 60, Resources::default()).unwrap();
         let mut b = Contestant::new("strong", 60, Resources::default()).unwrap();

@@ -4,7 +4,7 @@
 //! the same way and checks every answer itself.
 
 use super::client::{ClientError, GtpClient};
-use super::lab8::{Lab8Error, Lab8Program, Verdict};
+use super::lab8::{Lab8Error, Lab8Program, MoveWait, Verdict};
 use super::nboard::NboardClient;
 use super::sandbox::Limits;
 use crate::engine::{Clock, Engine, Resources, UnsupportedSize};
@@ -29,8 +29,14 @@ pub enum Forfeit {
     /// A move later than the limit plus the margin (or, under a game
     /// clock, a clock run out).
     Late(Duration),
+    /// More CPU time than the limit plus the margin, for a move judged on
+    /// CPU time (measured when the referee stopped waiting).
+    LateCpu(Duration),
     /// No reply at all in time.
     NoReply,
+    /// No move by the wall-clock cap of a move judged on CPU time: its
+    /// wall and CPU time.
+    Hung { wall: Duration, cpu: Duration },
     /// The engine died (or its output ended), with its last words on
     /// stderr (possibly none).
     Died(String),
@@ -52,7 +58,14 @@ impl fmt::Display for Forfeit {
             Forfeit::Illegal(m) => write!(f, "illegal move {m}"),
             Forfeit::Unreadable(m) => write!(f, "unreadable move '{}'", printable(m)),
             Forfeit::Late(d) => write!(f, "late ({:.0} ms)", d.as_secs_f64() * 1000.0),
+            Forfeit::LateCpu(d) => write!(f, "late ({:.0} ms of CPU)", d.as_secs_f64() * 1000.0),
             Forfeit::NoReply => write!(f, "no reply"),
+            Forfeit::Hung { wall, cpu } => write!(
+                f,
+                "no move after {:.0} ms ({:.0} ms of CPU)",
+                wall.as_secs_f64() * 1000.0,
+                cpu.as_secs_f64() * 1000.0
+            ),
             Forfeit::Died(stderr) if stderr.is_empty() => write!(f, "engine died"),
             Forfeit::Died(stderr) => write!(f, "engine died; its stderr ended: {stderr}"),
             Forfeit::Refused(m) => write!(f, "refused a command: {m}"),
@@ -75,8 +88,8 @@ impl Forfeit {
         match self {
             Forfeit::Illegal(_) => "illegal",
             Forfeit::Unreadable(_) => "unreadable",
-            Forfeit::Late(_) => "late",
-            Forfeit::NoReply => "no reply",
+            Forfeit::Late(_) | Forfeit::LateCpu(_) => "late",
+            Forfeit::NoReply | Forfeit::Hung { .. } => "no reply",
             Forfeit::Died(_) => "died",
             Forfeit::Refused(_) => "refused",
             Forfeit::Flooded => "flooded",
@@ -118,6 +131,20 @@ pub fn split_name(text: &str) -> (&str, &str) {
     }
 }
 
+/// What a move took: its wall time, and its CPU time where the move was
+/// judged on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTook {
+    pub wall: Duration,
+    pub cpu: Option<Duration>,
+}
+
+/// How many times its limit a move judged on CPU time may take on the
+/// wall clock before it is given up as hung: a program that waits on
+/// nothing is not kept for ever, and one slowed by a busy grading machine
+/// (its CPU time within the limit) is not forfeited.
+pub const CPU_WALL_CAP: u32 = 5;
+
 /// How long a Lab 8 program may take to print its verdict once the game
 /// is over.
 const VERDICT_WAIT: Duration = Duration::from_secs(1);
@@ -143,6 +170,11 @@ fn from_lab8(e: Lab8Error) -> Forfeit {
         Lab8Error::Died(last) => Forfeit::Ended(last),
         Lab8Error::Spawn(m) => Forfeit::Died(m),
         Lab8Error::Timeout => Forfeit::NoReply,
+        Lab8Error::Hung(took) => Forfeit::Hung {
+            wall: took.wall,
+            cpu: took.cpu,
+        },
+        Lab8Error::LateCpu(cpu) => Forfeit::LateCpu(cpu),
         Lab8Error::Flood => Forfeit::Flooded,
         Lab8Error::Rejected(last) => Forfeit::Rejected(last),
         Lab8Error::WrongColour(m) => Forfeit::Illegal(m),
@@ -254,6 +286,8 @@ enum Kind {
         limits: Limits,
         program: Option<Lab8Program>,
         label: String,
+        /// Whether its moves are judged on CPU time, not wall time.
+        cpu_judged: bool,
     },
 }
 
@@ -325,6 +359,7 @@ impl Contestant {
                 limits: Limits::default(),
                 program: None,
                 label: String::new(),
+                cpu_judged: false,
             }
         } else {
             Kind::Builtin(Engine::new(spec, resources)?)
@@ -355,6 +390,16 @@ impl Contestant {
     /// Writes each game's transcript of a Lab 8 program into `dir`.
     pub fn keep_transcripts(&mut self, dir: &std::path::Path) {
         self.transcripts = Some(dir.to_path_buf());
+    }
+
+    /// Judges a Lab 8 program's moves on their CPU time, as the handout's
+    /// students measure it, with a wall-clock cap of [`CPU_WALL_CAP`]
+    /// times the limit for a program that hangs; other contestants are
+    /// judged on wall time.
+    pub fn judge_by_cpu(&mut self) {
+        if let Kind::Lab8 { cpu_judged, .. } = &mut self.kind {
+            *cpu_judged = true;
+        }
     }
 
     /// Whether it is a Lab 8 program, which plays from the start position
@@ -443,6 +488,7 @@ impl Contestant {
                 limits,
                 program,
                 label,
+                ..
             } => {
                 if !opening.is_empty() || Position::start(n).ok().as_ref() != Some(start.start) {
                     return Err(Forfeit::Refused(
@@ -493,9 +539,10 @@ impl Contestant {
         color: Color,
         time: MoveTime,
         margin: Duration,
-    ) -> Result<(Move, Duration), Forfeit> {
+    ) -> Result<(Move, MoveTook), Forfeit> {
         let pos = *game.position();
         let limit = time.limit();
+        let mut cpu = None;
         let (mv, took) = match &mut self.kind {
             Kind::Builtin(engine) => {
                 let start = Instant::now();
@@ -547,20 +594,37 @@ impl Contestant {
                 charged.push((plies.len(), nboard_charge(*game_time, took)));
                 (mv, took)
             }
-            Kind::Lab8 { program, .. } => {
+            Kind::Lab8 {
+                program,
+                cpu_judged,
+                ..
+            } => {
                 let p = program.as_mut().ok_or(Forfeit::Died(String::new()))?;
-                let wait = limit * 2 + margin + Duration::from_secs(2);
-                let (sq, took) = p.next_move(Instant::now() + wait).map_err(from_lab8)?;
-                (Move::Place(sq), took)
+                let wait = if *cpu_judged {
+                    MoveWait {
+                        deadline: Instant::now() + limit * CPU_WALL_CAP + margin,
+                        cpu_limit: Some(limit + margin),
+                    }
+                } else {
+                    MoveWait {
+                        deadline: Instant::now() + limit * 2 + margin + Duration::from_secs(2),
+                        cpu_limit: None,
+                    }
+                };
+                let (sq, took) = p.next_move(wait).map_err(from_lab8)?;
+                cpu = cpu_judged.then_some(took.cpu);
+                (Move::Place(sq), took.wall)
             }
         };
-        if took > limit + margin {
-            return Err(Forfeit::Late(took));
+        match cpu {
+            Some(cpu) if cpu > limit + margin => return Err(Forfeit::LateCpu(cpu)),
+            None if took > limit + margin => return Err(Forfeit::Late(took)),
+            _ => {}
         }
         if pos.play(mv).is_err() {
             return Err(Forfeit::Illegal(mv.standard()));
         }
-        Ok((mv, took))
+        Ok((mv, MoveTook { wall: took, cpu }))
     }
 
     /// After a forfeit: an external engine is restarted for the next game.

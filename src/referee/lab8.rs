@@ -17,6 +17,12 @@
 //!
 //! Every line sent and received goes into the game's transcript, with its
 //! time from the start.
+//!
+//! A move's time is its wall time, and its CPU time (user and system, of
+//! the program and its children, as the handout's `getrusage` measures
+//! it): with CPU time judged, a program that has used more than its limit
+//! is stopped at once, and one that uses little CPU may take up to a wall
+//! cap the referee gives (a busy grading machine does not forfeit it).
 
 use super::sandbox::{Limits, Sandboxed};
 use crate::rules::{Color, Square, printable};
@@ -40,6 +46,11 @@ pub enum Lab8Error {
     Died(String),
     /// Nothing that reads as a move in time.
     Timeout,
+    /// No move by the wall-clock cap of a move judged on CPU time: the
+    /// move's wall and CPU time so far.
+    Hung(Took),
+    /// More CPU time than a move judged on it may use (so far).
+    LateCpu(Duration),
     /// It printed more than [`MAX_OUTPUT`].
     Flood,
     /// It called the referee's legal move invalid, with its last lines.
@@ -53,6 +64,27 @@ pub enum Lab8Error {
     /// It could not be started.
     Spawn(String),
 }
+
+/// What a move took: wall time, and CPU time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Took {
+    pub wall: Duration,
+    pub cpu: Duration,
+}
+
+/// How long a move may take.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveWait {
+    /// When to give up on it (wall clock).
+    pub deadline: Instant,
+    /// With CPU time judged, the most CPU time it may use: it is stopped
+    /// as soon as it has used more.
+    pub cpu_limit: Option<Duration>,
+}
+
+/// How often a move judged on CPU time has its CPU time read while the
+/// referee waits for it: it is forfeited at most this long after its limit.
+const CPU_POLL: Duration = Duration::from_millis(20);
 
 /// A program's verdict at the end of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +108,9 @@ pub struct Lab8Program {
     last_lines: VecDeque<String>,
     start: Instant,
     /// When the move now awaited began to be timed: the last line sent or
-    /// the last move read.
+    /// the last move read; and the program's CPU time then.
     since: Instant,
+    cpu_since: Duration,
     read: usize,
     ended: bool,
     /// Passes of its own side the referee has told it of, and the lines in
@@ -117,6 +150,7 @@ impl Lab8Program {
             last_lines: VecDeque::new(),
             start: now,
             since: now,
+            cpu_since: Duration::ZERO,
             read: 0,
             ended: false,
             passes: 0,
@@ -147,7 +181,7 @@ impl Lab8Program {
         self.flush_partial();
         self.pending.clear();
         let _ = writeln!(self.transcript, "{} > {line}", self.stamp());
-        self.since = Instant::now();
+        self.start_timing();
         self.program
             .write_line(line)
             .map_err(|_| Lab8Error::Died(format!("stopped reading; {}", self.last_words())))
@@ -169,9 +203,23 @@ impl Lab8Program {
         self.passed = true;
     }
 
-    /// The program's next move, read until `deadline`, and the time it
+    /// Starts timing the move awaited now.
+    fn start_timing(&mut self) {
+        self.since = Instant::now();
+        self.cpu_since = self.program.cpu_time();
+    }
+
+    /// The time the awaited move has taken so far.
+    fn took(&self) -> Took {
+        Took {
+            wall: self.since.elapsed(),
+            cpu: self.program.cpu_time().saturating_sub(self.cpu_since),
+        }
+    }
+
+    /// The program's next move, read as `wait` allows, and the time it
     /// took since it could start on it.
-    pub fn next_move(&mut self, deadline: Instant) -> Result<(Square, Duration), Lab8Error> {
+    pub fn next_move(&mut self, wait: MoveWait) -> Result<(Square, Took), Lab8Error> {
         loop {
             let found = match find_move(&self.pending) {
                 Found::Move(colour, sq, end) => Some((colour, sq, end)),
@@ -179,9 +227,9 @@ impl Lab8Program {
                 Found::Nothing => None,
             };
             if let Some((colour, sq, end)) = found {
-                let took = self.since.elapsed();
+                let took = self.took();
                 self.pending.drain(..end);
-                self.since = Instant::now();
+                self.start_timing();
                 let own = if self.colour == Color::Black {
                     'B'
                 } else {
@@ -201,7 +249,30 @@ impl Lab8Program {
             if self.pass_lines.len() > self.passes {
                 return Err(Lab8Error::WrongPass(self.pass_lines[self.passes].clone()));
             }
-            self.receive(deadline)?;
+            self.receive_within(wait)?;
+        }
+    }
+
+    /// Takes in the next chunk of output as `wait` allows, reading the
+    /// CPU time every [`CPU_POLL`] when it is judged.
+    fn receive_within(&mut self, wait: MoveWait) -> Result<(), Lab8Error> {
+        let Some(limit) = wait.cpu_limit else {
+            return self.receive(wait.deadline);
+        };
+        loop {
+            let step = (Instant::now() + CPU_POLL).min(wait.deadline);
+            match self.receive(step) {
+                Err(Lab8Error::Timeout) => {
+                    let took = self.took();
+                    if took.cpu > limit {
+                        return Err(Lab8Error::LateCpu(took.cpu));
+                    }
+                    if Instant::now() >= wait.deadline {
+                        return Err(Lab8Error::Hung(took));
+                    }
+                }
+                other => return other,
+            }
         }
     }
 
@@ -440,9 +511,11 @@ mod tests {
         let mut p = Lab8Program::start(&command, Limits::default(), 4, Color::White).unwrap();
         p.own_pass();
         p.tell(Square::new(0, 1)).unwrap();
-        let (sq, _) = p
-            .next_move(Instant::now() + Duration::from_secs(10))
-            .unwrap();
+        let wait = MoveWait {
+            deadline: Instant::now() + Duration::from_secs(10),
+            cpu_limit: None,
+        };
+        let (sq, _) = p.next_move(wait).unwrap();
         assert_eq!(sq, Square::new(2, 3));
         p.end();
     }

@@ -42,6 +42,9 @@ pub struct LeaderboardConfig {
     pub shard: Shard,
     /// Games played at once.
     pub concurrency: usize,
+    /// Whether programs' moves are judged on their CPU time (with a
+    /// wall-clock cap), not their wall time.
+    pub cpu_time: bool,
 }
 
 /// Why a leaderboard could not be run.
@@ -155,6 +158,18 @@ pub fn run(
     Ok(())
 }
 
+/// How moves are timed, for the standings' first line.
+fn rule_text(cfg: &LeaderboardConfig) -> String {
+    if cfg.cpu_time {
+        format!(
+            ", judged on CPU time (a move may take {} times its limit on the wall clock)",
+            super::contestant::CPU_WALL_CAP
+        )
+    } else {
+        ", judged on wall time".into()
+    }
+}
+
 /// Says what a shard left for the others, and stops.
 fn waiting(out: &mut dyn std::io::Write, stage: &Stage) -> Result<(), LeaderboardError> {
     writeln!(
@@ -192,6 +207,7 @@ fn match_config(cfg: &LeaderboardConfig) -> MatchConfig {
         threads: 1,
         concurrency: cfg.concurrency,
         sprt: None,
+        lab8_cpu: cfg.cpu_time,
     }
 }
 
@@ -308,7 +324,16 @@ struct FinalRow {
     discs: String,
     mean_ms: String,
     max_ms: String,
+    /// Mean and largest CPU time a move, where moves were judged on it.
+    cpu_mean_ms: String,
+    cpu_max_ms: String,
     forfeits: String,
+}
+
+/// The time a tally's moves used, as the tie rule counts it: CPU time
+/// where they were judged on it, else wall time.
+fn used(t: &Tally) -> Duration {
+    t.cpu.map_or(t.time, |c| c.total)
 }
 
 /// The finals' standings, best first: by points, ties by the less time
@@ -324,7 +349,7 @@ fn final_rows(stage: &Stage) -> Vec<FinalRow> {
         totals[b]
             .points
             .total_cmp(&totals[a].points)
-            .then(totals[a].time.cmp(&totals[b].time))
+            .then(used(&totals[a]).cmp(&used(&totals[b])))
     });
     order
         .iter()
@@ -344,6 +369,15 @@ fn final_rows(stage: &Stage) -> Vec<FinalRow> {
                     t.time.as_secs_f64() * 1000.0 / t.moves.max(1) as f64
                 ),
                 max_ms: format!("{:.1}", t.max_time.as_secs_f64() * 1000.0),
+                cpu_mean_ms: t.cpu.map_or("-".into(), |c| {
+                    format!(
+                        "{:.1}",
+                        c.total.as_secs_f64() * 1000.0 / t.moves.max(1) as f64
+                    )
+                }),
+                cpu_max_ms: t.cpu.map_or("-".into(), |c| {
+                    format!("{:.1}", c.max.as_secs_f64() * 1000.0)
+                }),
                 forfeits: forfeit_text(&t.forfeits),
             }
         })
@@ -457,9 +491,10 @@ fn standings(
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "Lab 8 Part 3 leaderboard: {n}x{n}, {} ms a move (+{} ms margin)\n",
+        "Lab 8 Part 3 leaderboard: {n}x{n}, {} ms a move (+{} ms margin){}\n",
         cfg.time.as_millis(),
         cfg.margin.as_millis(),
+        rule_text(cfg),
         n = cfg.size
     );
     let _ = writeln!(
@@ -493,13 +528,22 @@ fn standings(
             );
             let _ = writeln!(
                 text,
-                "{:>4} {:<24} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9}  forfeits",
-                "rank", "program", "points", "games", "W-D-L", "discs", "mean ms", "max ms"
+                "{:>4} {:<24} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  forfeits",
+                "rank",
+                "program",
+                "points",
+                "games",
+                "W-D-L",
+                "discs",
+                "mean ms",
+                "max ms",
+                "CPU mean",
+                "CPU max"
             );
             for r in final_rows(stage) {
                 let _ = writeln!(
                     text,
-                    "{:>4} {:<24} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9}  {}",
+                    "{:>4} {:<24} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
                     r.rank,
                     r.name,
                     r.points,
@@ -508,6 +552,8 @@ fn standings(
                     r.discs,
                     r.mean_ms,
                     r.max_ms,
+                    r.cpu_mean_ms,
+                    r.cpu_max_ms,
                     r.forfeits
                 );
             }
@@ -637,6 +683,8 @@ struct PageContext {
     size: usize,
     time_ms: u64,
     margin_ms: u64,
+    /// How moves are timed, as a clause.
+    rule: String,
     qualifiers: Vec<String>,
     wins_needed: usize,
     qualification: Vec<QualifyRow>,
@@ -665,6 +713,7 @@ fn page(
         size: cfg.size,
         time_ms: cfg.time.as_millis() as u64,
         margin_ms: cfg.margin.as_millis() as u64,
+        rule: rule_text(cfg),
         qualifiers: cfg.qualifiers.clone(),
         wins_needed: cfg.wins_needed,
         qualification: qualify_rows(qualification, cfg.qualifiers.len(), finalists),

@@ -74,8 +74,12 @@ pub struct MatchFiles<'a> {
     pub games_dir: Option<&'a str>,
 }
 
-/// The first line of a results file, with the format's version.
-const RESULTS_MAGIC: &str = "# reversi match results v2";
+/// The first line of a results file, with the format's version (v3: a
+/// result line may end with its sides' CPU times).
+const RESULTS_MAGIC: &str = "# reversi match results v3";
+/// The first line of the version before, read as v3 (its result lines
+/// have no CPU times).
+const RESULTS_MAGIC_V2: &str = "# reversi match results v2";
 
 /// The heading of a match's table.
 fn heading(config: &MatchConfig) -> String {
@@ -85,8 +89,13 @@ fn heading(config: &MatchConfig) -> String {
         .enumerate()
         .filter_map(|(i, t)| t.map(|t| format!(", player {} {}", i + 1, t.label())))
         .collect();
+    let cpu = if config.lab8_cpu {
+        ", Lab 8 programs on CPU time"
+    } else {
+        ""
+    };
     format!(
-        "{n}x{n}, {} games per pairing, {}{own} (+{} ms margin), openings {}, seed {}",
+        "{n}x{n}, {} games per pairing, {}{own}{cpu} (+{} ms margin), openings {}, seed {}",
         config.games,
         config.time.label(),
         config.margin.as_millis(),
@@ -189,7 +198,7 @@ fn parse_results(path: &str, bytes: &[u8]) -> Result<ResultsFile, MatchError> {
     })?;
     let mut lines = text.lines();
     match lines.next() {
-        Some(RESULTS_MAGIC) => {}
+        Some(RESULTS_MAGIC | RESULTS_MAGIC_V2) => {}
         Some(l) if l.starts_with("# reversi match results") => {
             return Err(bad(format!(
                 "'{}' is another version of the format (this one reads '{RESULTS_MAGIC}')",
@@ -516,6 +525,9 @@ fn contestants(names: &[String], config: &MatchConfig) -> Result<Vec<Contestant>
         .iter()
         .map(|n| Contestant::new(n, config.nboard_depth, resources))
         .collect::<Result<Vec<_>, _>>()?;
+    if config.lab8_cpu {
+        players.iter_mut().for_each(Contestant::judge_by_cpu);
+    }
     for (p, t) in players.iter_mut().zip(&config.player_times) {
         if let Some(t) = t {
             p.set_time(*t);

@@ -141,6 +141,17 @@ impl Sandboxed {
         }
     }
 
+    /// The CPU time (user and system) the program and the processes of
+    /// its group have used so far, with their children that they waited
+    /// for, as `getrusage` counts it for the program itself. Read from
+    /// `/proc`, in clock ticks (10 ms on Linux); a process that left the
+    /// group (`setsid`) is not counted.
+    pub fn cpu_time(&self) -> std::time::Duration {
+        group_cpu_ticks(self.child.id() as i32)
+            .map(ticks_to_time)
+            .unwrap_or_default()
+    }
+
     /// Ends the program and everything it started.
     pub fn end(&mut self) {
         end_group(&mut self.child);
@@ -151,6 +162,61 @@ impl Drop for Sandboxed {
     fn drop(&mut self) {
         self.end();
     }
+}
+
+/// The CPU ticks of every process in the process group `group`:
+/// `utime`, `stime`, `cutime` and `cstime` of `/proc/<pid>/stat`; `None`
+/// when `/proc` cannot be read.
+fn group_cpu_ticks(group: i32) -> Option<u64> {
+    let mut ticks = 0;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        // A process may end between the listing and the read.
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        if let Some((pgrp, cpu)) = parse_stat(&stat)
+            && pgrp == group
+        {
+            ticks += cpu;
+        }
+    }
+    Some(ticks)
+}
+
+/// The process group and CPU ticks (`utime + stime + cutime + cstime`) of
+/// a `/proc/<pid>/stat` line. Its second field, the command's name in
+/// parentheses, may hold spaces and parentheses: the fields are counted
+/// from the last `)`.
+fn parse_stat(stat: &str) -> Option<(i32, u64)> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // After the name: state (3), ppid, pgrp (5), ..., utime (14), stime,
+    // cutime, cstime (17).
+    let field = |k: usize| fields.get(k - 3).copied();
+    let pgrp = field(5)?.parse().ok()?;
+    let cpu = (14..=17)
+        .map(|k| field(k)?.parse::<i64>().ok())
+        .sum::<Option<i64>>()?;
+    Some((pgrp, cpu.max(0) as u64))
+}
+
+/// Clock ticks as a duration.
+fn ticks_to_time(ticks: u64) -> std::time::Duration {
+    // SAFETY: sysconf only reads a system setting.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let per_second = if per_second > 0 {
+        per_second as u64
+    } else {
+        100
+    };
+    std::time::Duration::from_micros(ticks * 1_000_000 / per_second)
 }
 
 /// `command_line` with each word that is a relative path to an existing
@@ -251,4 +317,29 @@ fn set_limits(limits: Limits) -> io::Result<()> {
     set(libc::RLIMIT_NPROC, limits.processes)?;
     set(libc::RLIMIT_FSIZE, limits.file_bytes)?;
     set(libc::RLIMIT_CORE, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_lines_are_read_from_the_end_of_the_name() {
+        let line = "4242 (a (strange) name) R 1 4200 4200 0 -1 4194304 100 0 0 0 \
+                    250 30 7 3 20 0 1 0 12345 1000 100 18446744073709551615";
+        assert_eq!(parse_stat(line), Some((4200, 290)));
+        assert_eq!(parse_stat("12 (x) S 1"), None);
+    }
+
+    #[test]
+    fn a_busy_program_shows_its_cpu_time_and_a_sleeping_one_none() {
+        let busy = Sandboxed::spawn("sh -c 'while :; do :; done'", Limits::default()).unwrap();
+        let idle = Sandboxed::spawn("sleep 30", Limits::default()).unwrap();
+        // The busy loop reaches a tenth of a second of CPU, however loaded
+        // the machine: the test waits for it, not for a time.
+        while busy.cpu_time() < std::time::Duration::from_millis(100) {
+            thread::yield_now();
+        }
+        assert!(idle.cpu_time() < std::time::Duration::from_millis(50));
+    }
 }

@@ -298,6 +298,7 @@ mod tests {
             forfeit: None,
             time: [(Duration::ZERO, 0); 2],
             max_time: [Duration::ZERO; 2],
+            cpu: [None; 2],
         }
     }
 

@@ -15,11 +15,14 @@
  *   flood N     at its N-th move, print without end;
  *   verdict     declare the wrong winner;
  *   invalid N   call the opponent's N-th move invalid and stop;
- *   falsepass N say it has no move at its N-th move, and wait for input.
+ *   falsepass N say it has no move at its N-th move, and wait for input;
+ *   slow N      sleep 1.5 s (wall time, no CPU) at each of its first N moves;
+ *   spin N      use 1.5 s of CPU time at its N-th move.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static char board[26][26];
@@ -106,6 +109,12 @@ int main(int argc, char **argv) {
             if (!strcmp(mode, "crash") && moves == at) abort();
             if (!strcmp(mode, "hang") && moves == at) for (;;) {}
             if (!strcmp(mode, "flood") && moves == at) for (;;) printf("thinking very hard\n");
+            if (!strcmp(mode, "slow") && moves <= at) usleep(1500000);
+            if (!strcmp(mode, "spin") && moves == at) {
+                clock_t start = clock();
+                volatile unsigned long spun = 0;
+                while (clock() - start < 3 * CLOCKS_PER_SEC / 2) spun++;
+            }
             if (!strcmp(mode, "falsepass") && moves == at) {
                 printf("%c player has no valid move.\n", computer);
                 turn = human;
