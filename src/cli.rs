@@ -483,11 +483,25 @@ pub struct MatchArgs {
 
 /// The options of `reversi leaderboard`.
 #[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("contestants").required(true).multiple(true).args(["programs", "submissions"]))]
 pub struct LeaderboardArgs {
-    /// The programs: `lab8:<command line>` for a Lab 8 program, or any
-    /// player a match takes; `NAME=<player>` names one (`alice=lab8:./alice/lab8`).
-    #[arg(required = true)]
+    /// Programs already built: `lab8:<command line>` for a Lab 8 program,
+    /// or any player a match takes; `NAME=<player>` names one
+    /// (`alice=lab8:./alice/lab8`).
     pub programs: Vec<String>,
+    /// A folder of students' submissions, built from source: one entry a
+    /// student, named after the student, a `.c` file or a folder (its
+    /// `lab8part3/` when it has one) of `.c` and `.h` files.
+    #[arg(long, value_name = "DIR")]
+    pub submissions: Option<String>,
+    /// The command that builds a submission, run in a folder holding its
+    /// files (and the course's lab8part2.h when it has none): `{sources}`
+    /// stands for its .c files, `{out}` for the program.
+    #[arg(long, default_value = reversi::referee::leaderboard::submissions::DEFAULT_COMPILE)]
+    pub compile: String,
+    /// Seconds a build may take (wall clock), 1 to 3600.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub compile_time_s: u64,
     /// The folder it writes (a folder of a stopped run goes on).
     #[arg(long)]
     pub out: String,

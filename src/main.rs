@@ -19,6 +19,7 @@ use reversi::protocol::Startup;
 use reversi::referee::arena::MatchConfig;
 use reversi::referee::contestant::{TimeControl, split_name};
 use reversi::referee::latency::{self, LatencyConfig};
+use reversi::referee::leaderboard::submissions::CompileConfig;
 use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
 use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::referee::sprt::Sprt;
@@ -442,9 +443,15 @@ fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result
         shard: Shard::parse(&args.shard)?,
         concurrency: args.concurrency as usize,
         cpu_time: args.time_rule == TimeRule::Cpu,
+        submissions: args.submissions.map(std::path::PathBuf::from),
+        compile: CompileConfig {
+            command: args.compile,
+            time: Duration::from_secs(args.compile_time_s),
+        },
     };
     let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
-    leaderboard::run(&programs, &cfg, std::path::Path::new(&args.out), out)?;
+    let dir = std::path::Path::new(&args.out);
+    leaderboard::run(&programs, &cfg, dir, out, &mut io::stderr())?;
     Ok(())
 }
 

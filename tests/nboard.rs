@@ -315,14 +315,12 @@ proptest! {
             match s {
                 Step::SetGame { plies, broken } => {
                     let moves = &source[..(*plies).min(source.len())];
-                    let mut text = ggf::write(
-                        "a",
-                        "b",
-                        "?",
-                        ggf::Clocks::Both("0:02"),
-                        &Position::start(8).unwrap(),
-                        moves,
-                    );
+                    let header = ggf::Header {
+                        black: "a",
+                        white: "b",
+                        ..ggf::Header::unnamed(ggf::Clocks::Both("0:02"))
+                    };
+                    let mut text = ggf::write(&header, &Position::start(8).unwrap(), moves);
                     if *broken {
                         text = text.replace("BO[8 ", "BO[8 -");
                     } else {

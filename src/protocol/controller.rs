@@ -233,14 +233,11 @@ impl<W: Write> Controller<W> {
             "?".into()
         };
         let moves: Vec<_> = self.game.moves().collect();
-        ggf::write(
-            "",
-            "",
-            &result,
-            ggf::Clocks::None,
-            self.game.start(),
-            &moves,
-        )
+        let header = ggf::Header {
+            result: &result,
+            ..ggf::Header::unnamed(ggf::Clocks::None)
+        };
+        ggf::write(&header, self.game.start(), &moves)
     }
 
     /// Starts `game` afresh: the player forgets the old one.

@@ -172,6 +172,7 @@ fn fresh_record() -> GgfGame {
         white: String::new(),
         result: "?".into(),
         clocks: [None, None],
+        comment: None,
         game: Game::new(8).expect("8x8 is supported"),
         plies: Vec::new(),
     }

@@ -227,6 +227,8 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
     for &(c, m) in &opening {
         game.play(c, m).expect("opening moves are legal");
     }
+    // Each ply's time, none for the opening's.
+    let mut times = vec![None; opening.len()];
     let mut clocks = Clocks::new(sides.each_ref().map(|s| s.time().unwrap_or(config.time)));
     let mut forfeit =
         start_sides(&mut sides, config, clocks.controls, (&start, &opening), id).err();
@@ -242,6 +244,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
             match sides[me].genmove(&game, color, budget, config.margin) {
                 Ok((mv, took)) => {
                     clocks.charge(me, budget, took);
+                    times.push(Some(took.wall));
                     mv
                 }
                 Err(f) => {
@@ -250,6 +253,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
                 }
             }
         } else {
+            times.push(None);
             Move::Pass
         };
         game.play(color, mv)
@@ -282,6 +286,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
         white,
         start: *game.start(),
         moves: game.moves().collect(),
+        times,
         end,
         time_control: clocks.controls.map(|c| c.record()),
         ending: match &forfeit {
@@ -297,6 +302,7 @@ pub fn play_game(players: [&mut Contestant; 2], config: &MatchConfig, id: GameId
                 ),
             },
         },
+        comment: forfeit.as_ref().map(|(c, f)| format!("{c} forfeits: {f}")),
     };
     let black_discs = record.black_score();
     Outcome {
@@ -421,6 +427,10 @@ pub struct GameResult {
     pub max_time: [Duration; 2],
     /// Each side's CPU time, where its moves were judged on it.
     pub cpu: [Option<CpuTime>; 2],
+    /// How the forfeit came about, in full (`illegal move e5`, `late (1070
+    /// ms of CPU)`, `program killed by signal 11 (SIGSEGV); its last
+    /// lines: ...`).
+    pub reason: Option<String>,
 }
 
 impl GameResult {
@@ -433,6 +443,7 @@ impl GameResult {
             time: o.time,
             max_time: o.max_time,
             cpu: o.cpu,
+            reason: o.forfeit.as_ref().map(|(_, f)| one_line(&f.to_string())),
         }
     }
 
@@ -449,7 +460,8 @@ impl GameResult {
     /// -> <forfeit kind or -> <black µs> <black moves> <black max µs>
     /// <white µs> <white moves> <white max µs>` (a kind's spaces as `_`),
     /// and where a side was judged on CPU time, `cpu <black µs> <black max
-    /// µs> <white µs> <white max µs>` (`- -` for a side that was not).
+    /// µs> <white µs> <white max µs>` (`- -` for a side that was not); and
+    /// for a forfeit, `why <the reason in full>` to the end of the line.
     pub fn line(&self) -> String {
         let (who, kind) = match &self.forfeit {
             Some((c, k)) => (c.name().to_string(), k.replace(' ', "_")),
@@ -473,8 +485,13 @@ impl GameResult {
                 format!(" cpu {} {}", side(sides[0]), side(sides[1]))
             }
         };
+        let why = self
+            .reason
+            .as_ref()
+            .map(|r| format!(" why {r}"))
+            .unwrap_or_default();
         format!(
-            "result {} {} {} {who} {kind} {} {}{cpu}",
+            "result {} {} {} {who} {kind} {} {}{cpu}{why}",
             self.pairing,
             self.game,
             self.black_discs,
@@ -485,6 +502,10 @@ impl GameResult {
 
     /// Reads a [`GameResult::line`].
     pub fn parse(line: &str) -> Option<GameResult> {
+        let (line, reason) = match line.split_once(" why ") {
+            Some((fields, why)) => (fields, Some(why.to_string())),
+            None => (line, None),
+        };
         let w: Vec<&str> = line.split_whitespace().collect();
         if !(w.len() == 12 || w.len() == 17 && w[12] == "cpu") || w[0] != "result" {
             return None;
@@ -518,8 +539,17 @@ impl GameResult {
             ],
             max_time: [us(w[8])?, us(w[11])?],
             cpu,
+            reason,
         })
     }
+}
+
+/// `text` on one line: its line breaks as ` / `.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join(" / ")
 }
 
 /// The two players' tallies of a pairing from its games' results (the
@@ -841,10 +871,19 @@ mod tests {
             time: [(ms(900), 10), (ms(100), 10)],
             max_time: [ms(400), ms(20)],
             cpu: [cpu(300, 60), cpu(100, 20)],
+            reason: None,
         };
         let line = r.line();
         assert!(line.ends_with(" cpu 300000 60000 100000 20000"), "{line}");
         assert_eq!(GameResult::parse(&line), Some(r.clone()));
+        // A forfeit's reason in full, to the end of the line.
+        let late = GameResult {
+            forfeit: Some((Color::White, "late".into())),
+            reason: Some("late (1070 ms of CPU)".into()),
+            ..r.clone()
+        };
+        assert!(late.line().ends_with(" why late (1070 ms of CPU)"));
+        assert_eq!(GameResult::parse(&late.line()), Some(late));
         // Version 2's lines, with no CPU times, still read.
         let v2 = "result 3 0 0 - - 900000 10 400000 100000 10 20000";
         assert_eq!(GameResult::parse(v2).unwrap().cpu, [None, None]);

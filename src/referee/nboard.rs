@@ -131,7 +131,8 @@ impl NboardClient {
         time: &str,
         setup: Duration,
     ) -> Result<(), ClientError> {
-        let game = ggf::write_timed("", "", "?", ggf::Clocks::Both(time), start, plies);
+        let header = ggf::Header::unnamed(ggf::Clocks::Both(time));
+        let game = ggf::write_timed(&header, start, plies);
         self.process.write_line(&format!("set game {game}"))?;
         self.ping(Instant::now() + setup)
     }

@@ -13,12 +13,17 @@ pub struct GameRecord {
     pub start: Position,
     /// Every ply, passes included, with the colour that played it.
     pub moves: Vec<(Color, Move)>,
+    /// The time each ply took, where it was timed (not a pass, nor an
+    /// opening's move).
+    pub times: Vec<Option<std::time::Duration>>,
     /// The final position.
     pub end: Position,
     /// Each side's time control, as GGF writes it (`0/0.1`: no main
     /// time, 0.1 s a move): Black's, then White's.
     pub time_control: [String; 2],
     pub ending: Ending,
+    /// How a forfeit came about (`White forfeits: illegal move e5`).
+    pub comment: Option<String>,
 }
 
 /// How a game ended.
@@ -77,14 +82,23 @@ impl GameRecord {
         } else {
             ggf::Clocks::Each(b, w)
         };
-        ggf::write(
-            &self.black,
-            &self.white,
-            &result,
+        let header = ggf::Header {
+            black: &self.black,
+            white: &self.white,
+            result: &result,
             clocks,
-            &self.start,
-            &self.moves,
-        )
+            comment: self.comment.as_deref(),
+        };
+        let plies: Vec<(Color, Move, Option<f64>)> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, m))| {
+                let time = self.times.get(i).copied().flatten();
+                (c, m, time.map(|t| t.as_secs_f64()))
+            })
+            .collect();
+        ggf::write_timed(&header, &self.start, &plies)
     }
 }
 
@@ -106,8 +120,10 @@ mod tests {
             start: *g.start(),
             moves: g.moves().collect(),
             end: *g.position(),
+            times: Vec::new(),
             time_control: ["0/0.1".into(), "0/0.1".into()],
             ending: Ending::Played,
+            comment: None,
         };
         assert_eq!(rec.move_list(), "f5d6c3");
         assert_eq!(

@@ -82,7 +82,7 @@ const RESULTS_MAGIC: &str = "# reversi match results v3";
 const RESULTS_MAGIC_V2: &str = "# reversi match results v2";
 
 /// The heading of a match's table.
-fn heading(config: &MatchConfig) -> String {
+pub(crate) fn heading(config: &MatchConfig) -> String {
     let own: String = config
         .player_times
         .iter()
@@ -543,15 +543,20 @@ fn contestants(names: &[String], config: &MatchConfig) -> Result<Vec<Contestant>
 }
 
 /// Says on stderr (even when the bar is hidden: not a terminal) who
-/// forfeited the game that ended, and why.
-fn tell_forfeit(bar: &ProgressBar, o: &arena::Outcome) {
+/// forfeited the game `r` that ended, and why, naming the game as its
+/// files do (`p22-g1`).
+fn tell_forfeit(bar: &ProgressBar, o: &arena::Outcome, r: &GameResult) {
     if let Some((c, f)) = &o.forfeit {
         let who = match c {
             Color::Black => &o.record.black,
             Color::White => &o.record.white,
         };
         bar.set_message(format!("last forfeit: {c} {}", f.kind()));
-        let game = bar.position();
+        let game = arena::GameId {
+            pairing: r.pairing,
+            game: r.game,
+        }
+        .label();
         bar.suspend(|| eprintln!("game {game}: {who} ({c}) forfeits: {f}"));
     }
 }
@@ -670,7 +675,7 @@ pub fn run_pairs(
     let mut written = Ok(());
     let on_game = |o: &arena::Outcome, r: &GameResult| {
         bar.inc(1);
-        tell_forfeit(&bar, o);
+        tell_forfeit(&bar, o, r);
         if written.is_ok() {
             written = outputs.write_game(o, r);
         }

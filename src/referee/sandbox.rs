@@ -132,7 +132,7 @@ impl Sandboxed {
         let deadline = std::time::Instant::now() + wait;
         loop {
             if let Some(how) = ended_unreaped(self.child.id()) {
-                return Some(how);
+                return Some(how.to_string());
             }
             if std::time::Instant::now() >= deadline {
                 return None;
@@ -162,6 +162,69 @@ impl Drop for Sandboxed {
     fn drop(&mut self) {
         self.end();
     }
+}
+
+/// How a program ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// It exited with this status.
+    Exited(i32),
+    /// This signal killed it.
+    Killed(i32),
+    /// It ran past its wall-clock limit and was ended.
+    TimedOut,
+}
+
+impl std::fmt::Display for Ended {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Ended::Exited(status) => write!(f, "exited with status {status}"),
+            Ended::Killed(signal) => write!(f, "killed by signal {signal}{}", signal_name(signal)),
+            Ended::TimedOut => write!(f, "ran out of time"),
+        }
+    }
+}
+
+/// Runs `command_line` (`sh -c`) to its end in the folder `dir`, under
+/// `limits`, in a process group of its own that is ended as a whole when
+/// it ends, after `wall` at most, or when the referee is interrupted; its
+/// standard output and error go together to the file `output`. For the
+/// compiler a submission is built with: its input is the untrusted
+/// source.
+pub fn run_to_end(
+    command_line: &str,
+    dir: &std::path::Path,
+    limits: Limits,
+    wall: std::time::Duration,
+    output: &std::path::Path,
+) -> io::Result<Ended> {
+    use std::os::unix::process::CommandExt;
+    let out = std::fs::File::create(output)?;
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(command_line)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(out)
+        .process_group(0);
+    // SAFETY: setrlimit(2) is async-signal-safe and touches no memory the
+    // parent shares.
+    unsafe { command.pre_exec(move || set_limits(limits)) };
+    let mut child = start_in_own_group(|| command.spawn())?;
+    let start = std::time::Instant::now();
+    let ended = loop {
+        if let Some(how) = ended_unreaped(child.id()) {
+            break how;
+        }
+        if start.elapsed() >= wall {
+            break Ended::TimedOut;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    };
+    end_group(&mut child);
+    Ok(ended)
 }
 
 /// The CPU ticks of every process in the process group `group`:
@@ -243,8 +306,8 @@ fn absolute_paths(command_line: &str) -> String {
 }
 
 /// How the child `pid` ended, if it has, leaving it to be reaped
-/// (waitid with WNOWAIT).
-fn ended_unreaped(pid: u32) -> Option<String> {
+/// (waitid with WNOWAIT): its group stays in being until it is ended.
+fn ended_unreaped(pid: u32) -> Option<Ended> {
     let pid = libc::id_t::from(pid);
     // SAFETY: siginfo_t is plain data that waitid fills in; WNOHANG makes
     // the call return at once, WNOWAIT leaves the child as it is.
@@ -259,11 +322,8 @@ fn ended_unreaped(pid: u32) -> Option<String> {
     // SAFETY: the fields of a child's state change, filled in above.
     let status = unsafe { info.si_status() };
     Some(match info.si_code {
-        libc::CLD_EXITED => format!("exited with status {status}"),
-        libc::CLD_KILLED | libc::CLD_DUMPED => {
-            format!("killed by signal {status}{}", signal_name(status))
-        }
-        _ => "ended".into(),
+        libc::CLD_EXITED => Ended::Exited(status),
+        _ => Ended::Killed(status),
     })
 }
 

@@ -299,6 +299,7 @@ mod tests {
             time: [(Duration::ZERO, 0); 2],
             max_time: [Duration::ZERO; 2],
             cpu: [None; 2],
+            reason: None,
         }
     }
 

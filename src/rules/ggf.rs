@@ -46,6 +46,8 @@ pub struct GgfGame {
     pub result: String,
     /// Each side's clock (`TI`, or `TB` and `TW`), if the record has one.
     pub clocks: [Option<GgfClock>; 2],
+    /// `C`: a comment on the game, if it has one.
+    pub comment: Option<String>,
     /// The start position, the plies and the position they lead to.
     pub game: Game,
     pub plies: Vec<GgfPly>,
@@ -138,6 +140,10 @@ pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
         white: text_of("PW")?,
         result: single("RE")?.unwrap_or("?").to_string(),
         clocks,
+        comment: properties
+            .iter()
+            .find(|(n, _)| n == "C")
+            .map(|(_, v)| v.clone()),
         game,
         plies,
     })
@@ -329,27 +335,41 @@ pub enum Clocks<'a> {
     Each(&'a str, &'a str),
 }
 
-/// A game as one GGF line: the players' names, the result (`?` while it is
-/// under way), the clocks, the start position and every ply.
-pub fn write(
-    black: &str,
-    white: &str,
-    result: &str,
-    time: Clocks,
-    start: &Position,
-    moves: &[(Color, Move)],
-) -> String {
+/// What a record says besides its position and plies.
+#[derive(Clone, Copy, Debug)]
+pub struct Header<'a> {
+    pub black: &'a str,
+    pub white: &'a str,
+    /// `?` while the game is under way.
+    pub result: &'a str,
+    pub clocks: Clocks<'a>,
+    /// A comment on the game (`C`): how a forfeit came about, say.
+    pub comment: Option<&'a str>,
+}
+
+impl Header<'_> {
+    /// A game under way between unnamed players, with `clocks`.
+    pub fn unnamed(clocks: Clocks<'_>) -> Header<'_> {
+        Header {
+            black: "",
+            white: "",
+            result: "?",
+            clocks,
+            comment: None,
+        }
+    }
+}
+
+/// A game as one GGF line: `header`, the start position and every ply.
+pub fn write(header: &Header, start: &Position, moves: &[(Color, Move)]) -> String {
     let plies: Vec<(Color, Move, Option<f64>)> = moves.iter().map(|&(c, m)| (c, m, None)).collect();
-    write_timed(black, white, result, time, start, &plies)
+    write_timed(header, start, &plies)
 }
 
 /// [`write()`] with the seconds each ply took, where given
 /// (`B[F5//0.100]`).
 pub fn write_timed(
-    black: &str,
-    white: &str,
-    result: &str,
-    time: Clocks,
+    header: &Header,
     start: &Position,
     plies: &[(Color, Move, Option<f64>)],
 ) -> String {
@@ -368,16 +388,20 @@ pub fn write_timed(
         Color::Black => '*',
         Color::White => 'O',
     };
-    let clock = match time {
+    let clock = match header.clocks {
         Clocks::None => String::new(),
         Clocks::Both(t) => format!("TI[{}]", escape(t)),
         Clocks::Each(b, w) => format!("TB[{}]TW[{}]", escape(b), escape(w)),
     };
+    let comment = header
+        .comment
+        .map(|c| format!("C[{}]", escape(c)))
+        .unwrap_or_default();
     let mut text = format!(
-        "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{}]{clock}TY[{n}]BO[{n} {board} {side}]",
-        escape(black),
-        escape(white),
-        escape(result)
+        "(;GM[Othello]PC[reversi]PB[{}]PW[{}]RE[{}]{clock}{comment}TY[{n}]BO[{n} {board} {side}]",
+        escape(header.black),
+        escape(header.white),
+        escape(header.result)
     );
     for (color, mv, seconds) in plies {
         let tag = match color {
@@ -442,14 +466,12 @@ mod tests {
             game.play_next(parse_move(m, 8).unwrap()).unwrap();
         }
         let moves: Vec<_> = game.moves().collect();
-        let text = write(
-            "a]b",
-            "c\\d",
-            "?",
-            Clocks::Both("5:00"),
-            game.start(),
-            &moves,
-        );
+        let header = Header {
+            black: "a]b",
+            white: "c\\d",
+            ..Header::unnamed(Clocks::Both("5:00"))
+        };
+        let text = write(&header, game.start(), &moves);
         let back = parse(&text).unwrap();
         assert_eq!(back.game, game);
         assert_eq!((back.black.as_str(), back.white.as_str()), ("a]b", "c\\d"));
@@ -485,15 +507,17 @@ mod tests {
         let plies = [(Color::Black, f5, Some(0.25)), (Color::White, d6, None)];
         let time = format!("{}/{}", clock_text(0.0), clock_text(0.1));
         assert_eq!(time, "0:00.000/0:00.100");
-        let g = parse(&write_timed(
-            "a",
-            "b",
-            "?",
-            Clocks::Both(&time),
-            &start,
-            &plies,
-        ))
-        .unwrap();
+        let header = Header {
+            black: "a",
+            white: "b",
+            comment: Some("White forfeits: illegal move [e5]"),
+            ..Header::unnamed(Clocks::Both(&time))
+        };
+        let g = parse(&write_timed(&header, &start, &plies)).unwrap();
+        assert_eq!(
+            g.comment.as_deref(),
+            Some("White forfeits: illegal move [e5]")
+        );
         assert_eq!(g.plies.len(), 2);
         // Left: the increment of each own move less its time.
         assert!((g.time_left(Color::Black).unwrap() - (0.1 - 0.25)).abs() < 1e-9);

@@ -15,6 +15,7 @@
 mod page;
 mod stage;
 mod standings;
+pub mod submissions;
 
 use super::arena::{self, MatchConfig};
 use super::contestant::{TimeControl, split_name};
@@ -25,8 +26,9 @@ use page::page;
 use serde::Serialize;
 use stage::{Stage, play_stage, wins};
 use standings::standings;
-use std::path::Path;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+use submissions::{Build, Built, CompileConfig};
 
 /// How a leaderboard is run.
 #[derive(Clone, Debug)]
@@ -49,6 +51,11 @@ pub struct LeaderboardConfig {
     /// Whether programs' moves are judged on their CPU time (with a
     /// wall-clock cap), not their wall time.
     pub cpu_time: bool,
+    /// A folder of students' submissions to build and play, beside the
+    /// programs given as players.
+    pub submissions: Option<PathBuf>,
+    /// How submissions are built.
+    pub compile: CompileConfig,
 }
 
 /// Why a leaderboard could not be run.
@@ -63,8 +70,16 @@ pub enum LeaderboardError {
     },
     #[error("the page could not be made: {0}")]
     Page(#[from] minijinja::Error),
+    #[error(transparent)]
+    Submissions(#[from] submissions::SubmissionsError),
     #[error("a leaderboard needs at least one program")]
     NoPrograms,
+    #[error("two programs are named '{0}': give each a name of its own")]
+    SameName(String),
+    #[error(
+        "{0} is in use by another run of the same part of this leaderboard (one at a time; the other goes on)"
+    )]
+    Busy(String),
 }
 
 /// A contestant: the name shown and the player it stands for (`alice=lab8:
@@ -86,29 +101,123 @@ impl Entry {
     }
 }
 
-/// Runs the leaderboard of `programs` under `cfg` into the folder `dir`,
-/// and writes the standings to `out` too. A folder that holds part of the
-/// same leaderboard (a stopped run, or other shards' results) goes on
-/// where it stopped. A shard plays its part of the qualification, and of
-/// the finals once the qualification is complete in the folder; the
-/// standings are written once everything is.
+/// A program of the leaderboard as its page tells of it.
+#[derive(Clone, Debug, Serialize)]
+pub(super) struct ProgramInfo {
+    name: String,
+    /// When its submission last changed (UTC), for a built submission.
+    changed: String,
+    /// The digest of what was compiled.
+    digest: String,
+    /// The compiler's warnings (empty when none).
+    warnings: String,
+}
+
+/// A submission that did not build, as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub(super) struct Unbuilt {
+    pub(super) name: String,
+    pub(super) changed: String,
+    pub(super) errors: String,
+    /// The compiler's first error line (or its first line).
+    pub(super) summary: String,
+}
+
+/// What the standings and the page say besides the games.
+pub(super) struct Roll {
+    pub(super) programs: Vec<ProgramInfo>,
+    pub(super) unbuilt: Vec<Unbuilt>,
+    /// When this run wrote the standings (UTC).
+    pub(super) updated: String,
+}
+
+/// Runs the leaderboard of `programs` and of `cfg`'s submissions under
+/// `cfg` into the folder `dir`, and writes the standings to `out` too;
+/// what it built, played and kept goes to `progress`.
+///
+/// Run again on the same folder, it plays only what is new: a stopped
+/// run goes on where it stopped, other shards' results are taken in, and
+/// after submissions change only the games of new and changed programs
+/// are played (a removed one leaves the standings). One run at a time
+/// may work on each part (shard) of a folder: a lock file says so.
+///
+/// A shard plays its part of the qualification, and of the finals once
+/// the qualification is complete in the folder; the standings are written
+/// once everything is.
 pub fn run(
     programs: &[Entry],
     cfg: &LeaderboardConfig,
     dir: &Path,
     out: &mut dyn std::io::Write,
+    progress: &mut dyn std::io::Write,
 ) -> Result<(), LeaderboardError> {
-    if programs.is_empty() {
+    std::fs::create_dir_all(dir).map_err(file_error(dir))?;
+    let _lock = lock(dir, cfg.shard)?;
+    let mut programs = programs.to_vec();
+    let mut roll = Roll {
+        programs: programs
+            .iter()
+            .map(|e| ProgramInfo {
+                name: e.name.clone(),
+                changed: String::new(),
+                digest: String::new(),
+                warnings: String::new(),
+            })
+            .collect(),
+        unbuilt: Vec::new(),
+        updated: utc(SystemTime::now()),
+    };
+    if let Some(folder) = &cfg.submissions {
+        let built = build_submissions(folder, cfg, dir)?;
+        let compiled = built.len();
+        for b in built {
+            let changed = utc(b.submission.changed);
+            let name = b.submission.name;
+            match b.build {
+                Build::Program { exe, warnings } => {
+                    programs.push(Entry {
+                        text: format!("{name}=lab8:{}", exe.display()),
+                        name: name.clone(),
+                    });
+                    roll.programs.push(ProgramInfo {
+                        name,
+                        changed,
+                        digest: b.digest,
+                        warnings,
+                    });
+                }
+                Build::Failed { errors } => roll.unbuilt.push(Unbuilt {
+                    name,
+                    changed,
+                    summary: first_error(&errors).to_string(),
+                    errors,
+                }),
+            }
+        }
+        let line = format!(
+            "submissions: {compiled}, {} built, {} not",
+            compiled - roll.unbuilt.len(),
+            roll.unbuilt.len()
+        );
+        tell(progress, &line)?;
+    }
+    if programs.is_empty() && roll.unbuilt.is_empty() {
         return Err(LeaderboardError::NoPrograms);
     }
-    std::fs::create_dir_all(dir).map_err(file_error(dir))?;
+    let mut names = std::collections::HashSet::new();
+    for e in &programs {
+        if !names.insert(e.name.as_str()) {
+            return Err(LeaderboardError::SameName(e.name.clone()));
+        }
+    }
     let n = programs.len();
-    let mut entries = programs.to_vec();
+    let mut entries = programs.clone();
     entries.extend(cfg.qualifiers.iter().map(|q| Entry::parse(q)));
     let pairs: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (0..cfg.qualifiers.len()).map(move |q| (i, n + q)))
         .collect();
     let qualification = play_stage("qualify", entries, pairs, cfg, dir)?;
+    tell(progress, &qualification.summary())?;
     if !qualification.complete() {
         return waiting(out, &qualification);
     }
@@ -119,6 +228,7 @@ pub fn run(
         let entries = finalists.iter().map(|&i| programs[i].clone()).collect();
         let pairs = arena::pairings(finalists.len());
         let stage = play_stage("final", entries, pairs, cfg, dir)?;
+        tell(progress, &stage.summary())?;
         if !stage.complete() {
             return waiting(out, &stage);
         }
@@ -126,14 +236,91 @@ pub fn run(
     } else {
         None
     };
-    let standings = standings(cfg, &qualification, &finalists, finals.as_ref());
+    let standings = standings(cfg, &qualification, &finalists, finals.as_ref(), &roll);
     write_file(&dir.join("standings.txt"), &standings)?;
     write_file(
         &dir.join("index.html"),
-        &page(cfg, &qualification, &finalists, finals.as_ref(), dir)?,
+        &page(cfg, &qualification, &finalists, finals.as_ref(), dir, &roll)?,
     )?;
     write!(out, "{standings}").map_err(file_error(Path::new("stdout")))?;
     Ok(())
+}
+
+/// Writes a line of the run's progress.
+fn tell(progress: &mut dyn std::io::Write, line: &str) -> Result<(), LeaderboardError> {
+    writeln!(progress, "{line}").map_err(file_error(Path::new("stderr")))
+}
+
+/// Takes the lock of this run's part of the folder (`lock-K-of-N`), held
+/// until the value is dropped (and by the system until the process ends,
+/// however it ends).
+fn lock(dir: &Path, shard: Shard) -> Result<std::fs::File, LeaderboardError> {
+    let path = dir.join(format!("lock-{}-of-{}", shard.index, shard.count));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(file_error(&path))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(LeaderboardError::Busy(path.display().to_string()))
+        }
+        Err(std::fs::TryLockError::Error(source)) => Err(LeaderboardError::File {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// Builds every submission of `folder` into `dir/programs/`, as many at
+/// once as games are played at once; the builds already there are taken.
+fn build_submissions(
+    folder: &Path,
+    cfg: &LeaderboardConfig,
+    dir: &Path,
+) -> Result<Vec<Built>, LeaderboardError> {
+    let found = submissions::discover(folder)?;
+    let programs = dir.join("programs");
+    let workers = cfg.concurrency.max(1);
+    let results: Vec<Result<Built, submissions::SubmissionsError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let mine: Vec<_> = found.iter().skip(w).step_by(workers).cloned().collect();
+                let programs = &programs;
+                s.spawn(move || {
+                    mine.into_iter()
+                        .map(|sub| submissions::build(sub, &cfg.compile, programs))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a build thread does not panic"))
+            .collect()
+    });
+    let mut built = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    built.sort_by(|a, b| a.submission.name.cmp(&b.submission.name));
+    Ok(built)
+}
+
+/// The first line of a compiler's output that tells of an error (or its
+/// first line).
+fn first_error(output: &str) -> &str {
+    output
+        .lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| output.lines().next())
+        .unwrap_or("")
+}
+
+/// A time as the page shows it: `2026-12-07 17:40 UTC`.
+fn utc(time: SystemTime) -> String {
+    jiff::Timestamp::try_from(time)
+        .map(|t| t.strftime("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_default()
 }
 
 /// How moves are timed, for the standings' first line.

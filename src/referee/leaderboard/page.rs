@@ -1,38 +1,54 @@
 //! The standings page (`index.html`), which needs no server.
 
 use super::stage::Stage;
-use super::standings::{FinalRow, QualifyRow, final_rows, qualify_rows};
-use super::{LeaderboardConfig, LeaderboardError, rule_text};
-use crate::referee::arena::{GameId, GameResult};
-use crate::rules::{Color, Game, ggf};
+use super::standings::{FinalRow, GameCell, QualifyRow, final_rows, game_cell, qualify_rows};
+use super::{LeaderboardConfig, LeaderboardError, ProgramInfo, Roll, Unbuilt, rule_text};
+use crate::referee::arena::GameId;
+use crate::rules::ggf::GgfGame;
+use crate::rules::{Color, Game, ggf, parse_square};
 use serde::Serialize;
 use std::path::Path;
+
+/// One move as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+struct PageMove {
+    /// In standard notation (`d3`), and in the handout's (`cd`: row c,
+    /// column d).
+    standard: String,
+    lab: String,
+    /// The time it took, in milliseconds (empty for a pass or an untimed
+    /// move).
+    ms: String,
+}
 
 /// One game as the page shows it.
 #[derive(Clone, Debug, Serialize)]
 struct PageGame {
+    /// `qualify-p3-g1`: the stage and the game's label.
     id: String,
+    stage: &'static str,
     black: String,
     white: String,
     result: String,
+    /// Who forfeited and why, in full; empty for a game played out.
     forfeit: String,
-    /// The moves in standard notation.
-    moves: Vec<String>,
+    moves: Vec<PageMove>,
     /// The board before the first move and after each: `n * n`
     /// characters, `B`, `W` or `.`.
     boards: Vec<String>,
+    /// The square (row-major index) of an illegal move that lost the game.
+    illegal: Option<usize>,
     /// The transcripts of the game's Lab 8 programs (relative links).
     logs: Vec<String>,
 }
 
 /// The games of `stage`, in order, from their records in the folder.
-fn page_games(stage: &Stage, dir: &Path) -> Vec<PageGame> {
-    let games_dir = dir.join(stage.folder).join("games");
-    let mut results: Vec<&GameResult> = stage.results.iter().collect();
-    results.sort_by_key(|r| (r.pairing, r.game));
-    results
-        .into_iter()
-        .map(|r| {
+fn page_games(stage: &Stage, dir: &Path, n: usize) -> Vec<PageGame> {
+    stage
+        .results
+        .iter()
+        .zip(&stage.files)
+        .map(|(r, files)| {
             let label = GameId {
                 pairing: r.pairing,
                 game: r.game,
@@ -44,42 +60,97 @@ fn page_games(stage: &Stage, dir: &Path) -> Vec<PageGame> {
             } else {
                 (j, i)
             };
-            let record = std::fs::read_to_string(games_dir.join(format!("{label}.ggf")))
+            let names = [&stage.entries[black].name, &stage.entries[white].name];
+            let record = std::fs::read_to_string(files.dir.join(format!("{}.ggf", files.label)))
                 .ok()
                 .and_then(|text| ggf::parse(text.trim()).ok());
-            let (moves, boards) = record.map(|g| replay(&g.game)).unwrap_or_default();
-            let logs = std::fs::read_dir(&games_dir)
+            let (moves, boards) = record.as_ref().map(replay).unwrap_or_default();
+            let relative = files.dir.strip_prefix(dir).unwrap_or(&files.dir);
+            let logs = std::fs::read_dir(&files.dir)
                 .into_iter()
                 .flatten()
                 .flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|f| f.starts_with(&format!("{label}-")) && f.ends_with(".txt"))
-                .map(|f| format!("{}/games/{f}", stage.folder))
+                .filter(|f| f.starts_with(&format!("{}-", files.label)) && f.ends_with(".txt"))
+                .map(|f| relative.join(f).display().to_string())
                 .collect();
+            let forfeit = r.forfeit.as_ref().map(|(c, kind)| {
+                let who = names[usize::from(*c == Color::White)];
+                let why = r.reason.as_deref().unwrap_or(kind);
+                format!("{c} ({who}) forfeits: {why}")
+            });
+            let illegal = r
+                .reason
+                .as_deref()
+                .and_then(|why| why.strip_prefix("illegal move "))
+                .and_then(|sq| parse_square(sq, n).ok())
+                .map(|sq| usize::from(sq.row) * n + usize::from(sq.col));
             PageGame {
                 id: format!("{}-{label}", stage.folder),
-                black: stage.entries[black].name.clone(),
-                white: stage.entries[white].name.clone(),
+                stage: stage.folder,
+                black: names[0].clone(),
+                white: names[1].clone(),
                 result: match r.black_discs.signum() {
                     1 => format!("Black wins {:+}", r.black_discs),
                     -1 => format!("White wins {:+}", -r.black_discs),
                     _ => "draw".into(),
                 },
-                forfeit: r
-                    .forfeit
-                    .as_ref()
-                    .map(|(c, k)| format!("{c} forfeits: {k}"))
-                    .unwrap_or_default(),
+                forfeit: forfeit.unwrap_or_default(),
                 moves,
                 boards,
+                illegal,
                 logs,
             }
         })
         .collect()
 }
 
-/// The moves of `game` and the board before the first and after each.
-fn replay(game: &Game) -> (Vec<String>, Vec<String>) {
+/// The finals as a cross-table: each finalist's two games against each
+/// other, from the row's player's view, in the order of the standings.
+#[derive(Clone, Debug, Serialize)]
+struct Cross {
+    names: Vec<String>,
+    /// `rows[a][b]`: the row player's games against the column player
+    /// (none on the diagonal).
+    rows: Vec<Vec<Vec<GameCell>>>,
+}
+
+fn cross_table(stage: &Stage, ranked: &[FinalRow]) -> Cross {
+    let order: Vec<usize> = ranked
+        .iter()
+        .filter_map(|r| stage.entries.iter().position(|e| e.name == r.name))
+        .collect();
+    let rows = order
+        .iter()
+        .map(|&a| {
+            order
+                .iter()
+                .map(|&b| {
+                    let found = stage.pairs.iter().position(|&p| p == (a, b) || p == (b, a));
+                    match found {
+                        Some(k) => {
+                            let first = stage.pairs[k].0 == a;
+                            (0..2).map(|g| game_cell(stage, k, g, first)).collect()
+                        }
+                        None => Vec::new(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Cross {
+        names: order
+            .iter()
+            .map(|&i| stage.entries[i].name.clone())
+            .collect(),
+        rows,
+    }
+}
+
+/// The moves of `record` with their times, and the board before the
+/// first and after each.
+fn replay(record: &GgfGame) -> (Vec<PageMove>, Vec<String>) {
+    let game = &record.game;
     let mut replayed = Game::from_position(*game.start());
     let board = |g: &Game| {
         g.position()
@@ -94,11 +165,16 @@ fn replay(game: &Game) -> (Vec<String>, Vec<String>) {
     };
     let mut boards = vec![board(&replayed)];
     let mut moves = Vec::new();
-    for (colour, mv) in game.moves() {
+    for (k, (colour, mv)) in game.moves().enumerate() {
         if replayed.play(colour, mv).is_err() {
             break;
         }
-        moves.push(mv.standard());
+        let seconds = record.plies.get(k).and_then(|p| p.seconds);
+        moves.push(PageMove {
+            standard: mv.standard(),
+            lab: mv.lab(),
+            ms: seconds.map_or(String::new(), |s| format!("{:.0}", s * 1000.0)),
+        });
         boards.push(board(&replayed));
     }
     (moves, boards)
@@ -116,7 +192,11 @@ struct PageContext {
     wins_needed: usize,
     qualification: Vec<QualifyRow>,
     finals: Option<Vec<FinalRow>>,
+    cross: Option<Cross>,
     games: Vec<PageGame>,
+    updated: String,
+    programs: Vec<ProgramInfo>,
+    unbuilt: Vec<Unbuilt>,
 }
 
 /// The page's template.
@@ -129,13 +209,15 @@ pub(super) fn page(
     finalists: &[usize],
     finals: Option<&Stage>,
     dir: &Path,
+    roll: &Roll,
 ) -> Result<String, LeaderboardError> {
     let mut env = minijinja::Environment::new();
     env.add_template("index.html", TEMPLATE)?;
-    let mut games = page_games(qualification, dir);
+    let mut games = page_games(qualification, dir, cfg.size);
     if let Some(f) = finals {
-        games.extend(page_games(f, dir));
+        games.extend(page_games(f, dir, cfg.size));
     }
+    let ranked = finals.map(final_rows);
     let context = PageContext {
         size: cfg.size,
         time_ms: cfg.time.as_millis() as u64,
@@ -144,8 +226,12 @@ pub(super) fn page(
         qualifiers: cfg.qualifiers.clone(),
         wins_needed: cfg.wins_needed,
         qualification: qualify_rows(qualification, cfg.qualifiers.len(), finalists),
-        finals: finals.map(final_rows),
+        cross: finals.zip(ranked.as_ref()).map(|(f, r)| cross_table(f, r)),
+        finals: ranked,
         games,
+        updated: roll.updated.clone(),
+        programs: roll.programs.clone(),
+        unbuilt: roll.unbuilt.clone(),
     };
     let html = env
         .get_template("index.html")?

@@ -1,7 +1,7 @@
 //! The standings as rows and as text.
 
 use super::stage::{Stage, tallies, wins};
-use super::{LeaderboardConfig, rule_text};
+use super::{LeaderboardConfig, Roll, rule_text};
 use crate::referee::arena::Tally;
 use crate::rules::Color;
 use serde::Serialize;
@@ -12,7 +12,7 @@ use std::time::Duration;
 #[derive(Clone, Debug, Serialize)]
 pub(super) struct FinalRow {
     rank: usize,
-    name: String,
+    pub(super) name: String,
     points: String,
     games: usize,
     wdl: String,
@@ -94,23 +94,37 @@ fn forfeit_text(forfeits: &[(String, usize)]) -> String {
 /// One program's line of the qualification.
 #[derive(Clone, Debug, Serialize)]
 pub(super) struct QualifyRow {
-    name: String,
-    /// Per qualifier and colour (Black first): `W +12`, `L -64 (late)`.
-    games: Vec<String>,
+    pub(super) name: String,
+    /// Per qualifier and colour (Black first).
+    games: Vec<GameCell>,
     wins: usize,
     finalist: bool,
 }
 
-/// The result of game `game` of pairing `pairing` for its first player.
-fn game_cell(stage: &Stage, pairing: usize, game: usize) -> String {
+/// One game's result for one of its players, and the game's id on the
+/// page (`qualify-p3-g1`).
+#[derive(Clone, Debug, Serialize)]
+pub(super) struct GameCell {
+    /// `W +12`, `L -64 (late)`, `D +0`, or `-` when it is not played.
+    pub(super) text: String,
+    pub(super) id: String,
+}
+
+/// The result of game `game` of pairing `pairing` for its first player
+/// (`first` false: for its second).
+pub(super) fn game_cell(stage: &Stage, pairing: usize, game: usize, first: bool) -> GameCell {
+    let id = format!("{}-p{pairing}-g{game}", stage.folder);
     let Some(r) = stage
         .results
         .iter()
         .find(|r| r.pairing == pairing && r.game == game)
     else {
-        return "-".into();
+        return GameCell {
+            text: "-".into(),
+            id,
+        };
     };
-    let first_black = game.is_multiple_of(2);
+    let first_black = game.is_multiple_of(2) == first;
     let discs = if first_black {
         r.black_discs
     } else {
@@ -132,7 +146,10 @@ fn game_cell(stage: &Stage, pairing: usize, game: usize) -> String {
         }
         None => String::new(),
     };
-    format!("{letter} {discs:+}{forfeit}")
+    GameCell {
+        text: format!("{letter} {discs:+}{forfeit}"),
+        id,
+    }
 }
 
 pub(super) fn qualify_rows(
@@ -147,7 +164,7 @@ pub(super) fn qualify_rows(
             games: (0..qualifiers)
                 .flat_map(|q| {
                     let k = i * qualifiers + q;
-                    [game_cell(stage, k, 0), game_cell(stage, k, 1)]
+                    [game_cell(stage, k, 0, true), game_cell(stage, k, 1, true)]
                 })
                 .collect(),
             wins: wins(stage, i),
@@ -180,12 +197,24 @@ fn forfeits_by_reason(stage: &Stage) -> Vec<(String, usize)> {
     counts
 }
 
+/// The width of the program column: the longest name, at least 24.
+fn name_width(stage: &Stage) -> usize {
+    stage
+        .entries
+        .iter()
+        .map(|e| e.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(24)
+}
+
 /// The standings as text.
 pub(super) fn standings(
     cfg: &LeaderboardConfig,
     qualification: &Stage,
     finalists: &[usize],
     finals: Option<&Stage>,
+    roll: &Roll,
 ) -> String {
     let mut text = String::new();
     let _ = writeln!(
@@ -196,6 +225,7 @@ pub(super) fn standings(
         rule_text(cfg),
         n = cfg.size
     );
+    let _ = writeln!(text, "Updated {}\n", roll.updated);
     let _ = writeln!(
         text,
         "Qualification: {} of {} wins against {}, each with both colours, make a finalist",
@@ -203,7 +233,8 @@ pub(super) fn standings(
         2 * cfg.qualifiers.len(),
         cfg.qualifiers.join(" and ")
     );
-    let mut head = format!("{:<24}", "program");
+    let width = name_width(qualification);
+    let mut head = format!("{:<width$}", "program");
     for q in &cfg.qualifiers {
         for colour in ["B", "W"] {
             let _ = write!(head, " {:>20}", format!("{q} ({colour})"));
@@ -211,9 +242,9 @@ pub(super) fn standings(
     }
     let _ = writeln!(text, "{head} {:>5}  finalist", "wins");
     for row in qualify_rows(qualification, cfg.qualifiers.len(), finalists) {
-        let mut line = format!("{:<24}", row.name);
+        let mut line = format!("{:<width$}", row.name);
         for g in &row.games {
-            let _ = write!(line, " {g:>20}");
+            let _ = write!(line, " {:>20}", g.text);
         }
         let mark = if row.finalist { "yes" } else { "-" };
         let _ = writeln!(text, "{line} {:>5}  {mark}", row.wins);
@@ -227,7 +258,7 @@ pub(super) fn standings(
             );
             let _ = writeln!(
                 text,
-                "{:>4} {:<24} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  forfeits",
+                "{:>4} {:<width$} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  forfeits",
                 "rank",
                 "program",
                 "points",
@@ -242,7 +273,7 @@ pub(super) fn standings(
             for r in final_rows(stage) {
                 let _ = writeln!(
                     text,
-                    "{:>4} {:<24} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
+                    "{:>4} {:<width$} {:>7} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
                     r.rank,
                     r.name,
                     r.points,
@@ -277,5 +308,15 @@ pub(super) fn standings(
         "\nForfeits by reason: {}\nLargest move time measured: {max:.1} ms",
         forfeit_text(&forfeits)
     );
+    if !roll.unbuilt.is_empty() {
+        let _ = writeln!(
+            text,
+            "\nSubmissions that did not build ({}; the whole compiler output is on the page):",
+            roll.unbuilt.len()
+        );
+        for u in &roll.unbuilt {
+            let _ = writeln!(text, "  {} (changed {}): {}", u.name, u.changed, u.summary);
+        }
+    }
     text
 }

@@ -19,6 +19,7 @@
  *   slow N      sleep 1.5 s (wall time, no CPU) at each of its first N moves;
  *   spin N      use 1.5 s of CPU time at its N-th move.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,10 @@ int main(int argc, char **argv) {
             if (!strcmp(mode, "crash") && moves == at) abort();
             if (!strcmp(mode, "hang") && moves == at) for (;;) {}
             if (!strcmp(mode, "flood") && moves == at) for (;;) printf("thinking very hard\n");
-            if (!strcmp(mode, "slow") && moves <= at) usleep(1500000);
+            if (!strcmp(mode, "slow") && moves <= at) {
+                struct timespec nap = {1, 500000000};
+                nanosleep(&nap, NULL);
+            }
             if (!strcmp(mode, "spin") && moves == at) {
                 clock_t start = clock();
                 volatile unsigned long spun = 0;

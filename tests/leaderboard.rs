@@ -1,0 +1,168 @@
+//! `reversi leaderboard` over a folder of submissions built from source:
+//! builds and their errors, a second run that plays only the games of a
+//! changed submission, a removed one leaving the standings, one run at a
+//! time on a folder, names that clash.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+/// The Lab 8 program of the referee's tests, as a student submits it.
+const STUDENT: &str = include_str!("data/lab8/student.c");
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-board-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A submissions folder: alice (a `.c` file), bob (a repository with its
+/// `lab8part3/`), carol (a folder), and dave's, which does not compile.
+fn submissions(dir: &Path) -> PathBuf {
+    let subs = dir.join("submissions");
+    std::fs::create_dir_all(subs.join("bob/lab8part3")).unwrap();
+    std::fs::create_dir_all(subs.join("carol")).unwrap();
+    std::fs::write(subs.join("alice.c"), STUDENT).unwrap();
+    std::fs::write(subs.join("bob/lab8part3/lab8part3.c"), STUDENT).unwrap();
+    std::fs::write(subs.join("bob/README.md"), "not compiled\n").unwrap();
+    // A warning, and a program all the same.
+    let warned = format!("{STUDENT}\nstatic int big(void) {{ int x = 1e100; return x; }}\n");
+    std::fs::write(subs.join("carol/main.c"), warned).unwrap();
+    std::fs::write(subs.join("dave.c"), "int main( { return 0 }\n").unwrap();
+    subs
+}
+
+/// `reversi leaderboard --submissions <subs> --out <out>` on 4x4 against
+/// `first` and `greedy` (two wins make a finalist); returns its stdout
+/// after its stderr (what it built, played and kept).
+fn board(subs: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "leaderboard",
+        "--submissions",
+        subs.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "4",
+        "--qualifiers",
+        "first,greedy",
+        "--wins",
+        "2",
+    ];
+    args.extend(extra);
+    let (out, err) = common::reversi_ok(args);
+    format!("{err}{out}")
+}
+
+#[test]
+fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
+    let dir = folder("replay");
+    let subs = submissions(&dir);
+    let out = dir.join("board");
+    let first = board(&subs, &out, &[]);
+    assert!(
+        first.starts_with("submissions: 4, 3 built, 1 not\n"),
+        "{first}"
+    );
+    // Three programs, two qualifiers, both colours; three finalists.
+    assert!(
+        first.contains("\nqualify: 12 games, 12 played now, 0 kept"),
+        "{first}"
+    );
+    assert!(
+        first.contains("\nfinal: 6 games, 6 played now, 0 kept"),
+        "{first}"
+    );
+    // The build that failed is listed with the compiler's error, and plays
+    // no game; the warning is kept beside its program.
+    assert!(
+        first.contains("Submissions that did not build (1"),
+        "{first}"
+    );
+    assert!(first.contains("  dave (changed "), "{first}");
+    assert!(first.contains("error: expected"), "{first}");
+    assert!(!first.contains("\ndave "), "{first}");
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        page.contains("error: expected"),
+        "the page shows the errors"
+    );
+    let warnings: Vec<String> = std::fs::read_dir(out.join("programs"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path().join("compile.txt")).ok())
+        .filter(|t| t.contains("warning"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    // Bob changes his program: his 4 qualification games and his 4 finals
+    // games (against two finalists) are played again, no other.
+    let bob = subs.join("bob/lab8part3/lab8part3.c");
+    std::fs::write(&bob, format!("{STUDENT}\n/* faster */\n")).unwrap();
+    let second = board(&subs, &out, &[]);
+    assert!(
+        second.contains("\nqualify: 12 games, 4 played now, 8 kept"),
+        "{second}"
+    );
+    assert!(
+        second.contains("\nfinal: 6 games, 4 played now, 2 kept"),
+        "{second}"
+    );
+    // Carol's submission is removed: she leaves the standings, and nothing
+    // is played.
+    std::fs::remove_dir_all(subs.join("carol")).unwrap();
+    let third = board(&subs, &out, &[]);
+    assert!(
+        third.contains("\nqualify: 8 games, 0 played now, 8 kept"),
+        "{third}"
+    );
+    assert!(
+        third.contains("\nfinal: 2 games, 0 played now, 2 kept"),
+        "{third}"
+    );
+    assert!(!third.contains("carol"), "{third}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_run_at_a_time_works_on_a_part_of_a_folder() {
+    let dir = folder("lock");
+    let subs = submissions(&dir);
+    let out = dir.join("board");
+    std::fs::create_dir_all(&out).unwrap();
+    let held = std::fs::File::create(out.join("lock-1-of-1")).unwrap();
+    held.try_lock().unwrap();
+    let args = [
+        "leaderboard",
+        "--submissions",
+        subs.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let refused = common::run(&args, b"");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(err.contains("in use by another run"), "{err}");
+    // Another shard of the same folder is not held up.
+    drop(held);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_program_named_as_a_submission_is_refused() {
+    let dir = folder("names");
+    let subs = submissions(&dir);
+    let out = dir.join("board");
+    let args = [
+        "leaderboard",
+        "alice=greedy",
+        "--submissions",
+        subs.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let refused = common::run(&args, b"");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(err.contains("two programs are named 'alice'"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
