@@ -428,9 +428,10 @@ pub struct MatchArgs {
     /// lists, one a line: f5d6c3 or f5 d6 c3), ggf:<plies>:<path> (GGF
     /// games, one a line, cut after that many plies) or obf:<path> (OBF
     /// positions); # starts a comment. data/openings-8x8.txt is a
-    /// balanced 8x8 suite from WTHOR.
-    #[arg(long, default_value = "random:4")]
-    pub openings: String,
+    /// balanced 8x8 suite from WTHOR. Default: random:4, or none when a
+    /// player is a Lab 8 program (which plays from the start).
+    #[arg(long)]
+    pub openings: Option<String>,
     /// Stop each game this many plies after the opening and score it by
     /// discs (the COMP24011 automarker plays 20).
     #[arg(long)]
@@ -502,6 +503,10 @@ pub struct LeaderboardArgs {
     /// Seconds a build may take (wall clock), 1 to 3600.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub compile_time_s: u64,
+    /// Only build the submissions, and play nothing: the first step of a
+    /// leaderboard run in shards, so that the shards find every build done.
+    #[arg(long, requires = "submissions")]
+    pub build_only: bool,
     /// The folder it writes (a folder of a stopped run goes on).
     #[arg(long)]
     pub out: String,

@@ -390,6 +390,21 @@ fn player_times(
     Ok(out)
 }
 
+/// The openings of a match: those given, else none when a player is a
+/// Lab 8 program (it plays from the start position only), else 4 random
+/// plies.
+fn match_openings(args: &MatchArgs) -> String {
+    let lab8 = args
+        .players
+        .iter()
+        .any(|p| split_name(p).1.starts_with("lab8:"));
+    match &args.openings {
+        Some(spec) => spec.clone(),
+        None if lab8 => "none".into(),
+        None => "random:4".into(),
+    }
+}
+
 /// `reversi match`: a match or a round robin, by the referee.
 fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     reversi::referee::adopt_orphans();
@@ -406,7 +421,7 @@ fn run_match_command(args: MatchArgs, out: &mut dyn Write) -> anyhow::Result<()>
         },
         player_times: player_times(&args.players, &args.time_for)?,
         margin: Duration::from_millis(args.margin_ms),
-        openings: Openings::parse(&args.openings, args.size)?,
+        openings: Openings::parse(&match_openings(&args), args.size)?,
         max_plies: args.max_plies,
         seed: args.seed,
         nboard_depth: args.nboard_depth,
@@ -448,6 +463,7 @@ fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result
             command: args.compile,
             time: Duration::from_secs(args.compile_time_s),
         },
+        build_only: args.build_only,
     };
     let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
     let dir = std::path::Path::new(&args.out);

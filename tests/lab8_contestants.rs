@@ -166,8 +166,11 @@ fn our_own_lab8_program_plays_as_the_built_in_player_does() {
 }
 
 #[test]
-fn lab8_programs_refuse_openings() {
+fn lab8_programs_play_from_the_start_and_refuse_openings() {
     let spec = format!("lab8:{}", student().display());
+    // With no --openings, a match with a Lab 8 program plays from the start.
+    let (table, _) = reversi_ok(["match", "first", &spec, "--games", "2"]);
+    assert!(table.contains("openings none"), "{table}");
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["match", &spec, "greedy", "--openings", "random:4"])
         .output()

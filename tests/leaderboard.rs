@@ -166,3 +166,21 @@ fn a_program_named_as_a_submission_is_refused() {
     assert!(err.contains("two programs are named 'alice'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_build_only_run_builds_and_plays_nothing() {
+    let dir = folder("build-only");
+    let subs = submissions(&dir);
+    let out = dir.join("board");
+    let said = board(&subs, &out, &["--build-only"]);
+    assert_eq!(said, "submissions: 4, 3 built, 1 not\n");
+    assert_eq!(std::fs::read_dir(out.join("programs")).unwrap().count(), 4);
+    assert!(!out.join("qualify").exists());
+    // The run that follows finds every build done.
+    let played = board(&subs, &out, &[]);
+    assert!(
+        played.contains("qualify: 12 games, 12 played now"),
+        "{played}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

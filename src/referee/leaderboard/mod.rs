@@ -56,6 +56,9 @@ pub struct LeaderboardConfig {
     pub submissions: Option<PathBuf>,
     /// How submissions are built.
     pub compile: CompileConfig,
+    /// Only build the submissions (the first step of a sharded run: the
+    /// shards then find every build done).
+    pub build_only: bool,
 }
 
 /// Why a leaderboard could not be run.
@@ -200,6 +203,9 @@ pub fn run(
             roll.unbuilt.len()
         );
         tell(progress, &line)?;
+        if cfg.build_only {
+            return Ok(());
+        }
     }
     if programs.is_empty() && roll.unbuilt.is_empty() {
         return Err(LeaderboardError::NoPrograms);
