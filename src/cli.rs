@@ -162,6 +162,11 @@ pub enum Command {
     /// of known best moves and scores (an OBF file): the share of best
     /// moves found, of scores within 3 discs, and the mean error.
     Evaltest(EvaltestArgs),
+    /// Where each game was won and lost: every move against the best
+    /// move of its position, the discs it lost (exact near the end),
+    /// mistakes and blunders, and each player's summary; as a table,
+    /// JSON, or a graph of the score over the game (SVG).
+    Analyze(AnalyzeArgs),
     /// Makes a balanced 8x8 opening suite from recorded games: the first
     /// plies that enough games share (up to the start's symmetry), kept
     /// where a fixed-depth search finds them near even. The file is for
@@ -340,6 +345,51 @@ pub struct OpeningsArgs {
     /// (0 to 64).
     #[arg(long, default_value_t = 2.0, value_parser = parse_discs)]
     pub max_discs: f64,
+}
+
+/// The options of `reversi analyze`.
+#[derive(clap::Args)]
+pub struct AnalyzeArgs {
+    /// The games: a file of GGF records or move lists, one a line, or `-`
+    /// for standard input.
+    pub games: String,
+    /// Board side of the move lists (GGF records give their own).
+    #[arg(long, default_value_t = 8, value_parser = parse_board_size)]
+    pub size: usize,
+    /// Plies of each search outside the exact region, 1 to 30.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// From this many empty squares on (8x8) moves are solved exactly, 0
+    /// to 30; 20 takes the solver well under a second a move.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub exact_empties: u32,
+    /// Positions analysed at once, each on one search thread, 1 to 256
+    /// (the output is the same for any number).
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
+    pub threads: u64,
+    /// A move that loses at least this many discs is a mistake.
+    #[arg(long, default_value_t = 2.0, value_parser = parse_discs)]
+    pub mistake: f64,
+    /// A move that loses at least this many discs is a blunder.
+    #[arg(long, default_value_t = 6.0, value_parser = parse_discs)]
+    pub blunder: f64,
+    /// The 8x8 evaluation: patterns or network.
+    #[arg(long, default_value = "patterns", value_parser = parse_eval)]
+    pub eval: EvalKind,
+    /// Hash table of each thread in MB, 1 to 4096 (cleared for each
+    /// position).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=players::MAX_HASH_MB as u64))]
+    pub hash: u64,
+    /// JSON on standard output instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also writes the graphs of the score over each game to this SVG file.
+    #[arg(long)]
+    pub svg: Option<String>,
+    /// Analyse only this part of the games: K/N takes those numbered K-1
+    /// modulo N (K from 1).
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
 }
 
 /// The options of `reversi solve`.

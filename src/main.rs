@@ -6,10 +6,10 @@ mod cli;
 
 use clap::Parser;
 use cli::{
-    BenchArgs, BookArgs, BookCommand, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs, HelpArgs,
-    Lab8Args, LatencyArgs, LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg, OpeningsArgs,
-    PerftArgs, ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs, TimeRule,
-    TrainArgs,
+    AnalyzeArgs, BenchArgs, BookArgs, BookCommand, Cli, Command, DaemonArgs, FileMoveArgs, GtpArgs,
+    HelpArgs, Lab8Args, LatencyArgs, LeaderboardArgs, MatchArgs, MatchMergeArgs, NotationArg,
+    OpeningsArgs, PerftArgs, ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs,
+    TimeRule, TrainArgs,
 };
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
@@ -26,7 +26,8 @@ use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
 use reversi::shard::Shard;
 use reversi::tools::{
-    bench, book, evaltest, file_move, openings, perft, probcut, selfplay, solve, state, train,
+    analyze, bench, book, evaltest, file_move, openings, perft, probcut, selfplay, solve, state,
+    train,
 };
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -116,6 +117,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             out,
         )?,
         Command::Openings(args) => run_openings(args, out)?,
+        Command::Analyze(args) => run_analyze(args, out)?,
         Command::Probcut(args) => run_probcut(args, out)?,
         Command::Bench(args) => run_bench(args, out)?,
         Command::Train(args) => run_train(args, out)?,
@@ -286,6 +288,50 @@ fn run_selfplay(args: SelfplayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let played = selfplay::run(&cfg, &args.out)?;
     writeln!(out, "{played} games played into {}", args.out)?;
+    Ok(())
+}
+
+/// `reversi analyze`: every move of each game against the best.
+fn run_analyze(args: AnalyzeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let text = if args.games == "-" {
+        io::read_to_string(io::stdin().lock())?
+    } else {
+        std::fs::read_to_string(&args.games).map_err(|e| anyhow::anyhow!("{}: {e}", args.games))?
+    };
+    let games = analyze::read_games(&text, args.size)?;
+    let svg = args
+        .svg
+        .as_deref()
+        .map(reversi::sealed::Pending::start)
+        .transpose()?;
+    let cfg = analyze::AnalyzeConfig {
+        depth: args.depth,
+        exact_empties: args.exact_empties,
+        threads: args.threads as usize,
+        mistake: args.mistake,
+        blunder: args.blunder,
+        eval: args.eval,
+        hash_mb: args.hash as usize,
+        shard: Shard::parse(&args.shard)?,
+    };
+    let bar = reversi::tools::progress(0, "{bar:40} {pos}/{len} moves, {elapsed} (eta {eta})");
+    let analyses = analyze::analyze(&games, &cfg, &|done, all| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    if let Some(file) = svg {
+        file.finish(
+            analyze::svg(&analyses)
+                .map_err(|e| anyhow::anyhow!("the graph: {e}"))?
+                .as_bytes(),
+        )?;
+    }
+    if args.json {
+        analyze::write_json(&analyses, out)?;
+    } else {
+        analyze::write_text(&analyses, out)?;
+    }
     Ok(())
 }
 

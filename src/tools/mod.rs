@@ -3,6 +3,7 @@
 //! its input and a writer for its output, so that the binary only parses
 //! arguments (and a closed output pipe is an error, not a panic).
 
+pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod evaltest;

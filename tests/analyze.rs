@@ -1,0 +1,130 @@
+//! `reversi analyze` through the binary: exact losses on positions whose
+//! every move is solved (data/evaltest), the summary's arithmetic, the
+//! JSON's fields, the same output for one thread and two, and a broken
+//! game refused with its line and ply named.
+
+mod common;
+
+use common::reversi_ok;
+
+/// A GGF record of one move `mv` by the side to move of the OBF position
+/// `board` (64 squares, `X` Black, `O` White, `-` empty) with `to_move`.
+fn one_move(board: &str, to_move: char, mv: &str) -> String {
+    let bo: String = board
+        .chars()
+        .map(|c| match c {
+            'X' => '*',
+            other => other,
+        })
+        .collect();
+    let (side, tag) = if to_move == 'X' {
+        ('*', 'B')
+    } else {
+        ('O', 'W')
+    };
+    format!("(;GM[Othello]PB[b]PW[w]RE[?]TY[8]BO[8 {bo} {side}]{tag}[{mv}];)")
+}
+
+/// The first position of data/evaltest/wthor-exact-20-24.obf, its moves'
+/// exact scores for White (to move): b7 -12 (the best), b3 -14, a6 -44.
+const POSITION: &str = "--X-------X-OO--X-XOOOOOXXOOOXOO-XXXXOOO-XXXOXOO--XXXX---XXXXXX-";
+
+fn folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-analyze-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn exact_losses_of_solved_positions() {
+    let dir = folder("exact");
+    let games = dir.join("games.ggf");
+    let text = ["b7", "b3", "a6"]
+        .map(|m| one_move(POSITION, 'O', m))
+        .join("\n");
+    std::fs::write(&games, text).unwrap();
+    let (json, _) = reversi_ok([
+        "analyze",
+        games.to_str().unwrap(),
+        "--exact-empties",
+        "30",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let games = doc["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    let expected = [
+        ("b7", 0.0, None),
+        ("b3", 2.0, Some("mistake")),
+        ("a6", 32.0, Some("blunder")),
+    ];
+    for (game, (played, loss, mark)) in games.iter().zip(expected) {
+        let m = &game["moves"][0];
+        assert_eq!(m["played"], played, "{m}");
+        assert_eq!(m["best"], "b7", "{m}");
+        assert_eq!(m["best_score"], -12.0, "{m}");
+        assert_eq!(m["loss"], loss, "{m}");
+        assert_eq!(m["exact"], true, "{m}");
+        assert_eq!(m["mark"].as_str(), mark, "{m}");
+        assert_eq!(m["colour"], "white");
+        // White's summary: one move; Black made none.
+        let white = &game["white_summary"];
+        assert_eq!(white["moves"], 1);
+        assert_eq!(white["mean_loss"], loss);
+        assert_eq!(white["best_share"], if loss == 0.0 { 1.0 } else { 0.0 });
+        assert_eq!(game["black_summary"]["moves"], 0);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_thread_and_two_give_the_same_analysis() {
+    let dir = folder("threads");
+    let games = dir.join("games.txt");
+    std::fs::write(
+        &games,
+        "1987 f5d6c5f4e3c4f3e6c6b5e7g4d3g5d7c3b6c2d2f7b3c1g3d8h4c7e1e8h6e2f2a4d1h5g6f1f6b4a5a6a2h3h2g1a3b7c8g7a8a7b8a1b1b2h1g2f8h7g8h8 40-24\n",
+    )
+    .unwrap();
+    let run = |threads: &str| {
+        let path = games.to_str().unwrap();
+        reversi_ok([
+            "analyze",
+            path,
+            "--depth",
+            "6",
+            "--exact-empties",
+            "14",
+            "--threads",
+            threads,
+        ])
+        .0
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    // Every move but the forced ones is in the table, and the summaries
+    // count them.
+    assert!(
+        one.starts_with("game of line 1: Black against White\n"),
+        "{one}"
+    );
+    assert!(one.contains("\nBlack: "), "{one}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_broken_game_is_refused_with_its_line_and_ply() {
+    for (text, said) in [
+        ("f5d6c3\n# a comment\nf5d6z9\n", "line 3: ply 3"),
+        ("f5d6c3\nf5f5\n", "line 2: ply 2"),
+        ("(;GM[Othello]BO[8 nonsense *];)\n", "line 1:"),
+        ("\n# nothing\n", "no game"),
+    ] {
+        let out = common::run(&["analyze", "-"], text.as_bytes());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
+        assert!(err.contains(said), "{text}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
