@@ -7,9 +7,9 @@
 //! A position is searched by `strong` on one thread with a cleared table,
 //! so that its analysis depends on nothing else: the positions of a game
 //! are shared among the worker threads, and the output is the same for
-//! any number of them. The played move's score comes from a search of the
-//! position after it, a ply shallower (the same horizon), or the exact
-//! solve where the best move's is exact.
+//! any number of them. The played move's score comes from the same
+//! search as the best move's, with the other moves left out at the root:
+//! the same depth, or the same exact solve.
 
 use crate::engine::{Engine, Resources};
 use crate::rules::{Color, Game, Move, Position, ggf, parse_move, printable, split_move_list};
