@@ -89,6 +89,18 @@ impl DaemonArgs {
     }
 }
 
+/// A compile command: it must name the sources and the program.
+fn parse_compile(s: &str) -> Result<String, String> {
+    if s.contains("{sources}") && s.contains("{out}") {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "'{}' must hold {{sources}} (the submission's .c files) and {{out}} (the program)",
+            printable(s)
+        ))
+    }
+}
+
 /// Discs: 0 to 64.
 fn parse_discs(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -548,7 +560,7 @@ pub struct LeaderboardArgs {
     /// The command that builds a submission, run in a folder holding its
     /// files (and the course's lab8part2.h when it has none): `{sources}`
     /// stands for its .c files, `{out}` for the program.
-    #[arg(long, default_value = reversi::referee::leaderboard::submissions::DEFAULT_COMPILE)]
+    #[arg(long, default_value = reversi::referee::leaderboard::submissions::DEFAULT_COMPILE, value_parser = parse_compile)]
     pub compile: String,
     /// Seconds a build may take (wall clock), 1 to 3600.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]

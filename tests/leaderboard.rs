@@ -148,6 +148,26 @@ fn one_run_at_a_time_works_on_a_part_of_a_folder() {
 }
 
 #[test]
+fn a_compile_command_without_its_sources_or_program_is_refused() {
+    let out = common::run(
+        &[
+            "leaderboard",
+            "--submissions",
+            ".",
+            "--out",
+            "x",
+            "--compile",
+            "gcc -o lab8 *.c",
+        ],
+        b"",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("must hold {sources}"), "{err}");
+    assert!(!std::path::Path::new("x").exists());
+}
+
+#[test]
 fn a_program_named_as_a_submission_is_refused() {
     let dir = folder("names");
     let subs = submissions(&dir);
