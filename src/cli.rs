@@ -398,6 +398,10 @@ pub struct AnalyzeArgs {
     /// Also writes the graphs of the score over each game to this SVG file.
     #[arg(long)]
     pub svg: Option<String>,
+    /// Also writes a page with each game's graph, summaries and moves to
+    /// this HTML file.
+    #[arg(long)]
+    pub html: Option<String>,
     /// Analyse only this part of the games: K/N takes those numbered K-1
     /// modulo N (K from 1).
     #[arg(long, default_value = "1/1")]

@@ -304,6 +304,11 @@ fn run_analyze(args: AnalyzeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .as_deref()
         .map(reversi::sealed::Pending::start)
         .transpose()?;
+    let html = args
+        .html
+        .as_deref()
+        .map(reversi::sealed::Pending::start)
+        .transpose()?;
     let cfg = analyze::AnalyzeConfig {
         depth: args.depth,
         exact_empties: args.exact_empties,
@@ -320,6 +325,10 @@ fn run_analyze(args: AnalyzeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
+    if let Some(file) = html {
+        let page = analyze::html(&analyses, &cfg).map_err(|e| anyhow::anyhow!("the page: {e}"))?;
+        file.finish(page.as_bytes())?;
+    }
     if let Some(file) = svg {
         file.finish(
             analyze::svg(&analyses)

@@ -44,13 +44,20 @@ fn exact_losses_of_solved_positions() {
         .map(|m| one_move(POSITION, 'O', m))
         .join("\n");
     std::fs::write(&games, text).unwrap();
+    let page = dir.join("analysis.html");
     let (json, _) = reversi_ok([
         "analyze",
         games.to_str().unwrap(),
         "--exact-empties",
         "30",
         "--json",
+        "--html",
+        page.to_str().unwrap(),
     ]);
+    // The page: a graph and a table a game, the blunder highlighted.
+    let page = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(page.matches("<svg").count(), 3);
+    assert!(page.contains("<tr class=\"blunder exact\">"), "{page}");
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let games = doc["games"].as_array().unwrap();
     assert_eq!(games.len(), 3);

@@ -560,6 +560,70 @@ pub fn svg(analyses: &[GameAnalysis]) -> Result<String, String> {
     Ok(text)
 }
 
+/// The analyses as a page: for each game its graph (as [`svg`] draws it),
+/// the players' summaries and the table of moves, mistakes and blunders
+/// highlighted.
+pub fn html(analyses: &[GameAnalysis], cfg: &AnalyzeConfig) -> Result<String, String> {
+    #[derive(Serialize)]
+    struct PageGame<'a> {
+        title: String,
+        svg: String,
+        summaries: Vec<String>,
+        moves: &'a [MoveAnalysis],
+    }
+    let games = analyses
+        .iter()
+        .map(|a| {
+            let summaries = [("Black", &a.black, &a.black_summary), ("White", &a.white, &a.white_summary)]
+                .iter()
+                .map(|(colour, name, s)| {
+                    format!(
+                        "{}: {} moves, mean loss {:.2} discs a move, {} mistakes, {} blunders, best move {:.1}%",
+                        player_name(name, colour),
+                        s.moves,
+                        s.mean_loss,
+                        s.mistakes,
+                        s.blunders,
+                        s.best_share * 100.0
+                    )
+                })
+                .collect();
+            Ok(PageGame {
+                title: format!(
+                    "Game of line {}: {} against {}",
+                    a.line,
+                    player_name(&a.black, "Black"),
+                    player_name(&a.white, "White")
+                ),
+                svg: svg(std::slice::from_ref(a))?,
+                summaries,
+                moves: &a.moves,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    #[derive(Serialize)]
+    struct Page<'a> {
+        games: Vec<PageGame<'a>>,
+        mistake: f64,
+        blunder: f64,
+        depth: u32,
+        exact_empties: u32,
+    }
+    let page = Page {
+        games,
+        mistake: cfg.mistake,
+        blunder: cfg.blunder,
+        depth: cfg.depth,
+        exact_empties: cfg.exact_empties,
+    };
+    let mut env = minijinja::Environment::new();
+    env.add_template("analysis", include_str!("analyze.html"))
+        .map_err(|e| e.to_string())?;
+    env.get_template("analysis")
+        .and_then(|t| t.render(minijinja::value::Serde(&page)))
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
