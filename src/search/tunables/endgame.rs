@@ -20,18 +20,17 @@ pub const SOLVER_JUMP: u32 = 8;
 
 /// How many more empties than a depth limit an exact solve may start
 /// from under that limit. A solve costs about what a midgame search of
-/// a few plies fewer does (at 200 ms a move the middle game reached 17-23
-/// plies and the solver 21 empties), so a depth limit keeps its meaning:
+/// a few plies fewer does, so a depth limit keeps its meaning:
 /// a bound on the work of every move of a game, as the GUI's level is.
 pub const DEPTH_LIMIT_SOLVE_SLACK: u32 = 4;
 
 /// About how many nodes a first solve of a position with `empties` empty
 /// squares takes, for deciding under a clock whether to start one: a solve
 /// that cannot finish wastes the time deeper midgame iterations would have
-/// used (0.80 discs lost a move without the check, 0.55 with it: the
-/// journal's "When the solver takes over"). Half the mean nodes of an exact solve on one thread (about 2.1x
-/// per empty), since the first solve under a clock is the cheaper
-/// win/loss/draw one.
+/// used (the check loses fewer discs a move: the journal's "When the
+/// solver takes over"). Half the mean nodes of an exact solve on one thread
+/// (about 2.1x per empty), since the first solve under a clock is the
+/// cheaper win/loss/draw one.
 pub fn expected_solve_nodes(empties: u32) -> f64 {
     2.0e6 * 2.1f64.powi(empties as i32 - 20)
 }
@@ -41,20 +40,20 @@ pub fn expected_solve_nodes(empties: u32) -> f64 {
 /// solve is the exact solver with ProbCut: a null-window node whose
 /// shallow search lies far beyond the window returns that bound unproved.
 /// Each fills the table with moves and bounds for the next, so that the
-/// exact solve mostly confirms what it finds there (12.5% fewer nodes at
-/// 26 empties). Under a clock, in place of deeper midgame iterations, they
+/// exact solve mostly confirms what it finds there (fewer nodes in all).
+/// Under a clock, in place of deeper midgame iterations, they
 /// picked better moves and won no more games, so they run only with no
 /// time limit (the journal's "Selective solves").
 pub const SELECTIVE_LEVELS: u32 = 2;
 /// Fewest empties at which a selective solve tries ProbCut: nearer the end a
-/// node is cheaper to solve than to predict (8, 12 and 14 took 4-16% more
-/// nodes: the journal's "Selective solves").
+/// node is cheaper to solve than to predict (other starts took more nodes:
+/// the journal's "Selective solves").
 pub(crate) const SELECTIVE_EMPTIES: u32 = 10;
 
 /// How many standard deviations of the shallow search's error a selective
 /// solve of `level` wants before it trusts a cut: the higher the level,
-/// the fewer (three levels, or 1 then 0.6, took more nodes: the journal's
-/// "Selective solves").
+/// the fewer (other levels took more nodes: the journal's "Selective
+/// solves").
 pub(crate) fn selective_t(level: u32) -> f64 {
     match level {
         1 => 1.5,
@@ -63,9 +62,9 @@ pub(crate) fn selective_t(level: u32) -> f64 {
 }
 
 /// Plies of a selective solve's shallow search at a node with `empties`
-/// empties: 4 where the subtree is large enough to pay for them (from 16
-/// or 22 empties, or 6 plies from 24, took as many nodes or more: the
-/// journal's "Selective solves").
+/// empties: 4 where the subtree is large enough to pay for them (other
+/// thresholds and depths took as many nodes or more: the journal's
+/// "Selective solves").
 pub(crate) fn selective_depth(empties: u32) -> u32 {
     if empties >= 18 { 4 } else { 2 }
 }
@@ -93,8 +92,7 @@ pub(crate) const ETC_EMPTIES: u32 = 12;
 /// The least depth of a midgame search whose best move the solver tries
 /// first. Moves from shallower searches (the evaluation's choice a ply or
 /// two from the midgame horizon) are worse than fastest first; deeper ones
-/// help near the root (the journal's "Move ordering": 57 s from depth 7, 69
-/// s from depth 5, 109 s without, on FFO #45, #48, #49).
+/// help near the root (the journal's "Move ordering").
 pub(crate) const MIDGAME_MOVE_DEPTH: i32 = 7;
 /// Empties from which the solver uses the table: below, a probe (a cache
 /// miss) costs more than searching the few nodes again. Set, not measured
@@ -113,8 +111,8 @@ pub(crate) const REPLY: i32 = 64;
 /// eighths of a disc that weigh as much as one opponent reply, by the
 /// depth of the search that gave it (0: the position after the move). A
 /// deeper search's score is worth more against mobility, as in Edax
-/// (FFO #50-#53 from 3.95 G nodes with one weight to 3.30 G: the journal's
-/// "Move ordering").
+/// (fewer nodes than one weight for all depths: the journal's "Move
+/// ordering").
 pub(crate) fn eval_eighths_per_reply(depth: u32) -> i32 {
     match depth {
         0 => 48,
@@ -132,8 +130,8 @@ pub(crate) fn eval_cost(score: i32, depth: u32) -> i32 {
 }
 
 /// A last tie-break between moves of equal cost: the classic square values
-/// (corners best, the squares next to corners worst), in cost units (5%
-/// fewer nodes on FFO #45, #48, #49: the journal's "Move ordering").
+/// (corners best, the squares next to corners worst), in cost units (fewer
+/// nodes: the journal's "Move ordering").
 pub(crate) const SQUARE_VALUE: [u8; 64] = [
     18, 4, 16, 12, 12, 16, 4, 18, //
     4, 2, 6, 8, 8, 6, 2, 4, //
@@ -146,15 +144,13 @@ pub(crate) const SQUARE_VALUE: [u8; 64] = [
 ];
 
 /// Empties from which the ordering takes the pattern evaluation from a
-/// small search instead of the position after the move (47.2 s against
-/// 57.5 s on FFO #45, #48, #49; from 16 empties 47.4 s: the journal's "Move
-/// ordering").
+/// small search instead of the position after the move: the search pays
+/// for itself from here (the journal's "Move ordering").
 pub(crate) const SORT_SEARCH: u32 = 18;
 
 /// Plies of the ordering search at a node with `empties` empties (from
 /// [`SORT_SEARCH`]): deeper near the root, where a node's subtree is large
-/// enough to pay for it (FFO #50-#53 4.16 G nodes against 5.46 G with 2
-/// plies everywhere: the journal's "Move ordering").
+/// enough to pay for it (the journal's "Move ordering").
 pub(crate) fn sort_depth(empties: u32) -> u32 {
     match empties {
         ..21 => 2,
@@ -165,15 +161,15 @@ pub(crate) fn sort_depth(empties: u32) -> u32 {
 
 /// A close call in the ordering: the best two moves' costs less than
 /// half a reply apart, at [`CLOSE_CALL_EMPTIES`] or more empties: the best
-/// three are rescored two plies deeper (4% less time on FFO #50-#53; from
-/// 18 empties no time saved: the journal's "Move ordering").
+/// three are rescored two plies deeper (less time; from fewer empties none
+/// saved: the journal's "Move ordering").
 pub(crate) const CLOSE_CALL: i32 = REPLY / 2;
 pub(crate) const CLOSE_CALL_EMPTIES: u32 = 21;
 
 /// How far below alpha (discs) the ordering search still tells moves
 /// apart: it runs with that bound as its window, so a move it finds worse
-/// is cut short (its cost is then a bound, and it sorts last anyway): 176 s
-/// instead of 232 s on FFO #50-#53 (the journal's "Move ordering").
+/// is cut short (its cost is then a bound, and it sorts last anyway), which
+/// saves time at the same nodes (the journal's "Move ordering").
 pub(crate) const SORT_ALPHA_DELTA: i32 = 8;
 
 /// Fewest empties at which the parity search tries the stability cutoff,
@@ -192,8 +188,8 @@ pub(crate) fn parity_stability_alpha(empties: usize) -> i32 {
 }
 
 /// The fewest empties at which a node shares its moves: below, a subtree
-/// (a few thousand nodes) costs little more than handing it over; 10 and
-/// 15 did no better (docs/research/threads.md).
+/// (a few thousand nodes) costs little more than handing it over; other
+/// depths did no better (docs/research/threads.md).
 pub(crate) const SPLIT_EMPTIES: u32 = 12;
 
 /// Nodes between two looks at the clock and the stop: a look costs a

@@ -21,20 +21,20 @@ pub const PROBCUT_DEVIATIONS: f64 = 1.0;
 /// A side with at most this many discs, against at least
 /// [`WIPE_OUT_RATIO`] times as many, may be wiped out within a few plies,
 /// where the pattern evaluation (which has seen no such position) is no
-/// guide: ProbCut does not cut there. Without the guard `strong` lost 10 of
-/// 400 games to the course players, wiped out; at 4 discs 3
+/// guide: ProbCut does not cut there. Without the guard `strong` lost
+/// games to the course players by a wipe-out
 /// (docs/research/selectivity.md, "The wipe-out guard").
 pub const WIPE_OUT_DISCS: u32 = 8;
 /// See [`WIPE_OUT_DISCS`]; the ratio keeps the first plies of a game, where
-/// both sides have few discs, out of the guard (without it the search fell
-/// from 28 plies to 17 there: the same journal row).
+/// both sides have few discs, out of the guard (without it the search there
+/// lost much of its depth: the same journal row).
 pub const WIPE_OUT_RATIO: u32 = 2;
 
 /// Late move reductions (8x8): from this many plies left, at null-window
 /// nodes, moves from [`LMR_FIRST_MOVE`] on (counting from 0) are first
-/// searched a ply shallower: moves the ordering puts late seldom cut, and
-/// a quarter of the nodes go. From 2 plies, or from the second move, played
-/// worse (docs/research/selectivity.md, "Late move reductions").
+/// searched a ply shallower: moves the ordering puts late seldom cut, so
+/// their nodes are saved; reducing more played worse
+/// (docs/research/selectivity.md, "Late move reductions").
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// See [`LMR_MIN_DEPTH`]: the third move on.
 pub const LMR_FIRST_MOVE: usize = 2;
@@ -43,34 +43,33 @@ pub const LMR_FIRST_MOVE: usize = 2;
 
 /// From this many plies left, a node orders its moves by the evaluation
 /// after each besides the opponent's replies: closer to the leaves the
-/// evaluations cost more than the nodes they save (from 3 plies: 14% fewer
-/// nodes and no time; docs/research/selectivity.md, "Move ordering").
+/// evaluations cost more than the nodes they save
+/// (docs/research/selectivity.md, "Move ordering").
 pub const EVAL_ORDER_DEPTH: i32 = 4;
 /// Ordering points a disc of that evaluation is worth: four replies, so the
-/// evaluation leads and mobility breaks near ties. 192-384 gave the same
-/// nodes to within 2% (docs/research/selectivity.md, "Move ordering").
+/// evaluation leads and mobility breaks near ties; nearby weights searched
+/// as many nodes (docs/research/selectivity.md, "Move ordering").
 pub const EVAL_ORDER_WEIGHT: i32 = 256;
-/// Ordering points an opponent reply costs (see [`EVAL_ORDER_WEIGHT`]; 48
-/// took 3-4% more nodes, 80 the same).
+/// Ordering points an opponent reply costs (see [`EVAL_ORDER_WEIGHT`]; a
+/// smaller weight searched more nodes, a larger one as many).
 pub const REPLY_ORDER_WEIGHT: i32 = 64;
 /// From how many plies left moves are ordered by the opponent's replies
 /// (a move generation per move): 2 on 8x8; 3 on the other sizes, where a
-/// move generation costs several times more (their depths came 2-18%
-/// sooner; docs/research/selectivity.md, "Move ordering").
+/// move generation costs several times more (their depths came sooner:
+/// docs/research/selectivity.md, "Move ordering").
 pub fn reply_order_depth(n: usize) -> i32 {
     if n == 8 { 2 } else { 3 }
 }
 
 /// From this many plies left a node uses the table: one ply from the
-/// leaves a search again is cheaper than a probe (a cache miss): 13% sooner
-/// on the bench (docs/research/selectivity.md, "The table and the window").
+/// leaves a search again is cheaper than a probe (a cache miss)
+/// (docs/research/selectivity.md, "The table and the window").
 pub const TT_MIN_DEPTH: i32 = 2;
 
 /// Half the width of an iteration's aspiration window around the last
 /// score, in hundredths of a disc: a narrower window fails and searches
-/// again more often, a wider one cuts less; a quarter, one and two discs
-/// took within 6% of the nodes of half a disc (docs/research/selectivity.md,
-/// "The table and the window").
+/// again more often, a wider one cuts less; other widths searched about as
+/// many nodes (docs/research/selectivity.md, "The table and the window").
 pub const ASPIRATION_HALF_WIDTH: i32 = super::DISC / 2;
 /// The first depth whose iteration searches in an aspiration window (the
 /// shallower ones are too cheap to gain from one, and their scores swing
@@ -81,8 +80,8 @@ pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 /// The share of a move's time kept back for reading, writing and
 /// scheduling, and its bounds: [`safety`](super::safety). A twentieth kept
-/// 1,000 moves at 1 s within the limit with both cores busy, where a cap of
-/// 15 ms did not (docs/research/time.md, "Margins and spending").
+/// moves at 1 s within the limit with both cores busy, where a smaller cap
+/// did not (docs/research/time.md, "Margins and spending").
 pub const SAFETY_SHARE: u32 = 20;
 /// See [`SAFETY_SHARE`]: a reply's own reading and writing on a quiet
 /// machine.
@@ -95,9 +94,9 @@ pub const SAFETY_MAX: Duration = Duration::from_millis(50);
 /// when an iteration started in time runs long; the later moves' shares
 /// shrink to make up for it. Cutting such an iteration off throws away
 /// most of its work; letting it run unbounded can starve the endgame.
-/// With [`SOFT_SHARE`] and [`MOST_OF_LEFT`], a game spends its clock and
-/// scored 56.5% against one that saved half of it (docs/research/time.md,
-/// "Margins and spending"). The values were set, not tuned.
+/// With [`SOFT_SHARE`] and [`MOST_OF_LEFT`], a game spends its clock, and
+/// beat one that saved half of it (docs/research/time.md, "Margins and
+/// spending"). The values were set, not tuned.
 pub const OVERSPEND: f64 = 2.0;
 /// In main time, no iteration starts once this much of the move's share is
 /// gone: iterations take about as long as all the ones before, so a move
@@ -110,7 +109,7 @@ pub const SOFT_SHARE: f64 = 0.7;
 pub const MOST_OF_LEFT: f64 = 0.25;
 /// Below this many empties the 8x8 solver decides a move in a few
 /// milliseconds, so those moves get no share of main time (counting them
-/// left 37-39% of the clock unspent; docs/research/time.md, "Margins and
+/// left much of the clock unspent: docs/research/time.md, "Margins and
 /// spending").
 pub const SOLVED_BELOW: u32 = 20;
 /// The least time a move is given, even with the clock nearly out: the
