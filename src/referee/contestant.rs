@@ -488,7 +488,7 @@ impl Contestant {
                 limits,
                 program,
                 label,
-                ..
+                cpu_judged,
             } => {
                 if !opening.is_empty() || Position::start(n).ok().as_ref() != Some(start.start) {
                     return Err(Forfeit::Refused(
@@ -496,8 +496,10 @@ impl Contestant {
                     ));
                 }
                 *label = start.label.clone();
-                *program =
-                    Some(Lab8Program::start(command, *limits, n, start.colour).map_err(from_lab8)?);
+                *program = Some(
+                    Lab8Program::start(command, *limits, n, start.colour, *cpu_judged)
+                        .map_err(from_lab8)?,
+                );
                 Ok(())
             }
         }

@@ -65,7 +65,7 @@ pub enum Lab8Error {
     Spawn(String),
 }
 
-/// What a move took: wall time, and CPU time.
+/// What a move took: wall time, and CPU time (zero where it is not judged).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Took {
     pub wall: Duration,
@@ -108,8 +108,10 @@ pub struct Lab8Program {
     last_lines: VecDeque<String>,
     start: Instant,
     /// When the move now awaited began to be timed: the last line sent or
-    /// the last move read; and the program's CPU time then.
+    /// the last move read; and, where CPU time is judged, the program's CPU
+    /// time then (it is read from `/proc` only for such a program).
     since: Instant,
+    cpu_judged: bool,
     cpu_since: Duration,
     read: usize,
     ended: bool,
@@ -131,12 +133,14 @@ const PASS_WAIT: Duration = Duration::from_millis(500);
 
 impl Lab8Program {
     /// Starts `command_line` under `limits` and answers its prompts: an n x
-    /// n board, the computer playing `colour`.
+    /// n board, the computer playing `colour`; its moves' CPU time is
+    /// measured when `cpu_judged`.
     pub fn start(
         command_line: &str,
         limits: Limits,
         n: usize,
         colour: Color,
+        cpu_judged: bool,
     ) -> Result<Lab8Program, Lab8Error> {
         let program =
             Sandboxed::spawn(command_line, limits).map_err(|e| Lab8Error::Spawn(e.to_string()))?;
@@ -150,6 +154,7 @@ impl Lab8Program {
             last_lines: VecDeque::new(),
             start: now,
             since: now,
+            cpu_judged,
             cpu_since: Duration::ZERO,
             read: 0,
             ended: false,
@@ -206,14 +211,22 @@ impl Lab8Program {
     /// Starts timing the move awaited now.
     fn start_timing(&mut self) {
         self.since = Instant::now();
-        self.cpu_since = self.program.cpu_time();
+        if self.cpu_judged {
+            self.cpu_since = self.program.cpu_time();
+        }
     }
 
-    /// The time the awaited move has taken so far.
+    /// The time the awaited move has taken so far (no CPU time where it is
+    /// not judged).
     fn took(&self) -> Took {
+        let cpu = if self.cpu_judged {
+            self.program.cpu_time().saturating_sub(self.cpu_since)
+        } else {
+            Duration::ZERO
+        };
         Took {
             wall: self.since.elapsed(),
-            cpu: self.program.cpu_time().saturating_sub(self.cpu_since),
+            cpu,
         }
     }
 
@@ -508,7 +521,8 @@ mod tests {
             printf 'Computer places W at ..\\nInvalid move!\\nW player has no valid move.\\n'; \
             read m; printf 'Computer places W at cd.\\n'; read x";
         let command = format!("sh -c \"{script}\"");
-        let mut p = Lab8Program::start(&command, Limits::default(), 4, Color::White).unwrap();
+        let mut p =
+            Lab8Program::start(&command, Limits::default(), 4, Color::White, false).unwrap();
         p.own_pass();
         p.tell(Square::new(0, 1)).unwrap();
         let wait = MoveWait {

@@ -57,6 +57,17 @@ pub(super) struct GameFiles {
     pub(super) label: String,
 }
 
+impl GameFiles {
+    /// The files of game `game` of pairing `pairing` in the games folder
+    /// `dir`.
+    fn of(dir: &Path, pairing: usize, game: usize) -> GameFiles {
+        GameFiles {
+            dir: dir.to_path_buf(),
+            label: GameId { pairing, game }.label(),
+        }
+    }
+}
+
 /// Plays (or resumes) this run's part of one stage in `dir/<folder>`: its
 /// shard's pairings, but for the games the folder's results files already
 /// hold. Those are found by who played them, not by their numbers: a
@@ -110,14 +121,7 @@ pub(super) fn play_stage(
     let played = mine.len().saturating_sub(resumed);
     let mut games: HashMap<(usize, usize), (GameResult, GameFiles)> = known;
     for r in mine {
-        let files = GameFiles {
-            dir: games_dir.clone(),
-            label: GameId {
-                pairing: r.pairing,
-                game: r.game,
-            }
-            .label(),
-        };
+        let files = GameFiles::of(&games_dir, r.pairing, r.game);
         games.insert((r.pairing, r.game), (r, files));
     }
     let mut games: Vec<(GameResult, GameFiles)> = games.into_values().collect();
@@ -190,14 +194,7 @@ fn known_games(
             else {
                 continue;
             };
-            let files = GameFiles {
-                dir: games_dir.clone(),
-                label: GameId {
-                    pairing: r.pairing,
-                    game: r.game,
-                }
-                .label(),
-            };
+            let files = GameFiles::of(&games_dir, r.pairing, r.game);
             known
                 .entry((pairing, game))
                 .or_insert((GameResult { pairing, game, ..r }, files));

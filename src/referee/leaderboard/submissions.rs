@@ -84,10 +84,6 @@ pub struct Built {
 /// The submissions in `dir`, by name. Hidden entries (`.git`) and entries
 /// that are neither a `.c` file nor a folder are left out.
 pub fn discover(dir: &Path) -> Result<Vec<Submission>, SubmissionsError> {
-    let file_error = |path: &Path| {
-        let path = path.display().to_string();
-        move |source| SubmissionsError::File { path, source }
-    };
     let mut found: Vec<Submission> = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(file_error(dir))? {
         let entry = entry.map_err(file_error(dir))?;
@@ -134,6 +130,12 @@ pub fn discover(dir: &Path) -> Result<Vec<Submission>, SubmissionsError> {
     }
     found.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(found)
+}
+
+/// The error of a file operation on `path`.
+fn file_error(path: &Path) -> impl FnOnce(std::io::Error) -> SubmissionsError {
+    let path = path.display().to_string();
+    move |source| SubmissionsError::File { path, source }
 }
 
 /// The `.c` and `.h` files of `folder` (not its subfolders), by name, with
@@ -253,10 +255,6 @@ fn make(
     programs: &Path,
     home: &Path,
 ) -> Result<(), SubmissionsError> {
-    let file_error = |path: &Path| {
-        let path = path.display().to_string();
-        move |source| SubmissionsError::File { path, source }
-    };
     std::fs::create_dir_all(programs).map_err(file_error(programs))?;
     let work = tempfile::Builder::new()
         .prefix(".build-")
