@@ -29,16 +29,9 @@ fn one_move(board: &str, to_move: char, mv: &str) -> String {
 /// exact scores for White (to move): b7 -12 (the best), b3 -14, a6 -44.
 const POSITION: &str = "--X-------X-OO--X-XOOOOOXXOOOXOO-XXXXOOO-XXXOXOO--XXXX---XXXXXX-";
 
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-analyze-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn exact_losses_of_solved_positions() {
-    let dir = folder("exact");
+    let dir = common::fresh_folder("analyze", "exact");
     let games = dir.join("games.ggf");
     let text = ["b7", "b3", "a6"]
         .map(|m| one_move(POSITION, 'O', m))
@@ -87,7 +80,7 @@ fn exact_losses_of_solved_positions() {
 
 #[test]
 fn one_thread_and_two_give_the_same_analysis() {
-    let dir = folder("threads");
+    let dir = common::fresh_folder("analyze", "threads");
     let games = dir.join("games.txt");
     std::fs::write(
         &games,
@@ -128,10 +121,6 @@ fn a_broken_game_is_refused_with_its_line_and_ply() {
         ("(;GM[Othello]BO[8 nonsense *];)\n", "line 1:"),
         ("\n# nothing\n", "no game"),
     ] {
-        let out = common::run(&["analyze", "-"], text.as_bytes());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
-        assert!(err.contains(said), "{text}: {err}");
-        assert!(out.stdout.is_empty());
+        common::refused(&["analyze", "-"], text, said);
     }
 }

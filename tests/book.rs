@@ -5,19 +5,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Output;
 
 fn reversi(args: &[&str], input: &str) -> Output {
     common::run(args, input.as_bytes())
-}
-
-/// A folder of this process's own for the test `name` (tests run in
-/// parallel).
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-book-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Four games, the first two mirror images of each other (WTHOR's layout
@@ -83,7 +74,7 @@ fn best_after_f5(book: &str) -> String {
 
 #[test]
 fn a_book_built_in_shards_and_merged_is_the_whole_book() {
-    let dir = folder("shards");
+    let dir = common::fresh_folder("book", "shards");
     let book = &whole_book(&dir);
     let path = |name: &str| text(&dir.join(name));
     assert!(build(&path("p1.bin"), "1/2").contains("8 of the book's 16 positions (shard 1/2)"));
@@ -109,7 +100,7 @@ fn a_book_built_in_shards_and_merged_is_the_whole_book() {
 
 #[test]
 fn a_book_extended_in_shards_merges_onto_its_base_only() {
-    let dir = folder("extend");
+    let dir = common::fresh_folder("book", "extend");
     let book = &whole_book(&dir);
     let path = |name: &str| text(&dir.join(name));
     // Shards of the build, to be refused as parts of an extension.
@@ -187,7 +178,7 @@ fn a_book_extended_in_shards_merges_onto_its_base_only() {
 
 #[test]
 fn book_show_lists_the_games_replies_and_the_deviation() {
-    let dir = folder("show");
+    let dir = common::fresh_folder("book", "show");
     let book = &whole_book(&dir);
     // After f5 the book has the two replies the games played (d6 in
     // three, f6 in one), and the best one no game played.
@@ -211,7 +202,7 @@ fn book_show_lists_the_games_replies_and_the_deviation() {
 
 #[test]
 fn the_daemon_plays_the_books_best_move() {
-    let dir = folder("play");
+    let dir = common::fresh_folder("book", "play");
     let book = &whole_book(&dir);
     let best = best_after_f5(book);
     let played = reversi(&["gtp", "--book", book], "play B f5\ngenmove W\nquit\n");
@@ -241,7 +232,7 @@ fn the_daemon_plays_the_books_best_move() {
 
 #[test]
 fn gtp_analyze_marks_the_books_moves_and_searches_the_others() {
-    let dir = folder("analyze");
+    let dir = common::fresh_folder("book", "analyze");
     let book = &whole_book(&dir);
     let best = best_after_f5(book);
     // GTP's analyze marks the book's moves, best first, and searches the
@@ -287,7 +278,7 @@ fn gtp_analyze_marks_the_books_moves_and_searches_the_others() {
 
 #[test]
 fn nboard_hints_show_the_books_moves() {
-    let dir = folder("hints");
+    let dir = common::fresh_folder("book", "hints");
     let book = &whole_book(&dir);
     // NBoard's hints after f5 d6: the book's moves as `book` lines (c3
     // in two games, c5 in one, and the deviation), the searched ones for
@@ -322,7 +313,7 @@ fn nboard_hints_show_the_books_moves() {
 
 #[test]
 fn a_damaged_book_is_refused_by_every_command() {
-    let dir = folder("damaged");
+    let dir = common::fresh_folder("book", "damaged");
     let book = &whole_book(&dir);
     let bad_path = text(&dir.join("bad.bin"));
     let mut bad = std::fs::read(book).unwrap();
@@ -347,7 +338,7 @@ fn a_damaged_book_is_refused_by_every_command() {
 /// in later sessions.
 #[test]
 fn nboard_learns_games_into_its_own_book_file() {
-    let dir = folder("learn");
+    let dir = common::fresh_folder("book", "learn");
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let built = reversi(

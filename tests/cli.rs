@@ -4,21 +4,12 @@
 
 mod common;
 
+use common::refused;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `reversi args...` with `stdin` as input (killed after a minute).
 fn reversi(args: &[&str], stdin: &str) -> Output {
     common::run(args, stdin.as_bytes())
-}
-
-/// Asserts that `reversi args` fails with status 2 and a message
-/// containing `message` on stderr.
-fn refused(args: &[&str], stdin: &str, message: &str) {
-    let out = reversi(args, stdin);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(message), "{args:?}: {err}");
-    assert!(out.stdout.is_empty(), "{args:?}");
 }
 
 #[test]

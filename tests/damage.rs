@@ -8,16 +8,8 @@ mod common;
 use common::outcomes;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
-
-/// A fresh folder for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-damage-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn reversi(args: &[&str], stdin: &str) -> Output {
     common::run(args, stdin.as_bytes())
@@ -107,7 +99,7 @@ fn damage_cases(
 
 #[test]
 fn selfplay_resumes_over_a_torn_record_and_refuses_damage() {
-    let dir = folder("selfplay");
+    let dir = common::fresh_folder("damage", "selfplay");
     let path = dir.join("s.bin");
     let file = path.to_str().unwrap();
     let args = [
@@ -155,7 +147,7 @@ fn selfplay_resumes_over_a_torn_record_and_refuses_damage() {
 
 #[test]
 fn a_match_resumes_over_a_torn_result_and_refuses_damage() {
-    let dir = folder("match");
+    let dir = common::fresh_folder("damage", "match");
     let (results, lists) = (dir.join("r.txt"), dir.join("m.txt"));
     let args = [
         "match",
@@ -254,7 +246,7 @@ fn a_match_resumes_over_a_torn_result_and_refuses_damage() {
 
 #[test]
 fn a_damaged_training_cache_is_refused_before_any_work() {
-    let dir = folder("train");
+    let dir = common::fresh_folder("damage", "train");
     let (cache, weights) = (dir.join("c.bin"), dir.join("w.bin"));
     let args = [
         "train",

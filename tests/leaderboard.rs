@@ -10,13 +10,6 @@ use std::path::{Path, PathBuf};
 /// The Lab 8 program of the referee's tests, as a student submits it.
 const STUDENT: &str = include_str!("data/lab8/student.c");
 
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-board-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A submissions folder: alice (a `.c` file), bob (a repository with its
 /// `lab8part3/`), carol (a folder), and dave's, which does not compile.
 fn submissions(dir: &Path) -> PathBuf {
@@ -57,7 +50,7 @@ fn board(subs: &Path, out: &Path, extra: &[&str]) -> String {
 
 #[test]
 fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
-    let dir = folder("replay");
+    let dir = common::fresh_folder("board", "replay");
     let subs = submissions(&dir);
     let out = dir.join("board");
     let first = board(&subs, &out, &[]);
@@ -125,7 +118,7 @@ fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
 
 #[test]
 fn one_run_at_a_time_works_on_a_part_of_a_folder() {
-    let dir = folder("lock");
+    let dir = common::fresh_folder("board", "lock");
     let subs = submissions(&dir);
     let out = dir.join("board");
     std::fs::create_dir_all(&out).unwrap();
@@ -138,10 +131,7 @@ fn one_run_at_a_time_works_on_a_part_of_a_folder() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let refused = common::run(&args, b"");
-    let err = String::from_utf8_lossy(&refused.stderr);
-    assert_eq!(refused.status.code(), Some(2), "{err}");
-    assert!(err.contains("in use by another run"), "{err}");
+    common::refused(&args, "", "in use by another run");
     // Another shard of the same folder is not held up.
     drop(held);
     let _ = std::fs::remove_dir_all(&dir);
@@ -149,7 +139,7 @@ fn one_run_at_a_time_works_on_a_part_of_a_folder() {
 
 #[test]
 fn a_compile_command_without_its_sources_or_program_is_refused() {
-    let out = common::run(
+    common::refused(
         &[
             "leaderboard",
             "--submissions",
@@ -159,17 +149,15 @@ fn a_compile_command_without_its_sources_or_program_is_refused() {
             "--compile",
             "gcc -o lab8 *.c",
         ],
-        b"",
+        "",
+        "must hold {sources}",
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("must hold {sources}"), "{err}");
     assert!(!std::path::Path::new("x").exists());
 }
 
 #[test]
 fn a_program_named_as_a_submission_is_refused() {
-    let dir = folder("names");
+    let dir = common::fresh_folder("board", "names");
     let subs = submissions(&dir);
     let out = dir.join("board");
     let args = [
@@ -180,16 +168,13 @@ fn a_program_named_as_a_submission_is_refused() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let refused = common::run(&args, b"");
-    let err = String::from_utf8_lossy(&refused.stderr);
-    assert_eq!(refused.status.code(), Some(2), "{err}");
-    assert!(err.contains("two programs are named 'alice'"), "{err}");
+    common::refused(&args, "", "two programs are named 'alice'");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_build_only_run_builds_and_plays_nothing() {
-    let dir = folder("build-only");
+    let dir = common::fresh_folder("board", "build-only");
     let subs = submissions(&dir);
     let out = dir.join("board");
     let said = board(&subs, &out, &["--build-only"]);

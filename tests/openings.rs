@@ -11,15 +11,9 @@ use std::io::Write;
 /// symmetry (f5 d6, d3 c5, e6 f4), the last another (f5 f6).
 const GAMES: &str = "1990 f5d6c3d3c4f4 34-30\nd3c5f6f5e6e3\ne6f4c3c4d3d6\nf5f6e6f4e3c5\n";
 
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-openings-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn a_suite_keeps_the_shared_openings_with_the_daemons_values() {
-    let dir = folder("suite");
+    let dir = common::fresh_folder("openings", "suite");
     let games = dir.join("games.txt");
     std::fs::write(&games, GAMES).unwrap();
     let suite = dir.join("suite.txt");
@@ -70,15 +64,13 @@ fn a_suite_keeps_the_shared_openings_with_the_daemons_values() {
 
 #[test]
 fn an_illegal_game_is_refused_by_its_line_and_nothing_is_written() {
-    let dir = folder("illegal");
+    let dir = common::fresh_folder("openings", "illegal");
     let suite = dir.join("suite.txt");
-    let out = common::run(
+    common::refused(
         &["openings", "--out", suite.to_str().unwrap(), "--plies", "2"],
-        b"f5d6\nf5a1\n",
+        "f5d6\nf5a1\n",
+        "line 2",
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("line 2"), "{err}");
     assert!(!suite.exists());
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);

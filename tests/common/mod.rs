@@ -213,3 +213,22 @@ where
     assert!(out.status.success(), "{}\n{stderr}", out.status);
     (String::from_utf8(out.stdout).expect("UTF-8 output"), stderr)
 }
+
+/// Asserts that `reversi args...`, given `stdin`, is refused: status 2, a
+/// message on stderr containing `message`, and nothing on stdout.
+pub fn refused(args: &[&str], stdin: &str, message: &str) {
+    let out = run(args, stdin.as_bytes());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+/// An empty folder of this test process's own, `reversi-<kind>-<pid>-<name>`
+/// in the temporary directory (tests run in parallel: each names its own).
+pub fn fresh_folder(kind: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-{kind}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
