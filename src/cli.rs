@@ -371,6 +371,16 @@ pub struct AnalyzeArgs {
     /// Plies of each search outside the exact region, 1 to 30.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
+    /// Instead of a depth, this many milliseconds for each search outside
+    /// the exact region, 1 to 3,600,000 (the best move's, then the played
+    /// move's): the analysis then depends on the machine and the run.
+    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub time_ms: Option<u64>,
+    /// Where the phases of the summaries end, in empty squares, largest
+    /// first (`24,22,20`: the moves with more than 24 empties, 24-23,
+    /// 22-21, and 20 or fewer); by default the thirds of the game.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=672))]
+    pub phases: Vec<u32>,
     /// From this many empty squares on (8x8) moves are solved exactly, 0
     /// to 30; 20 takes the solver well under a second a move.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]

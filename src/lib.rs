@@ -7,6 +7,7 @@
 // private ones that explain them.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod analysis;
 pub mod book;
 pub mod engine;
 pub mod lab;

@@ -11,6 +11,7 @@ use cli::{
     OpeningsArgs, PerftArgs, ProbcutArgs, SelfplayArgs, SelfplayMergeArgs, SolveArgs, StateArgs,
     TimeRule, TrainArgs,
 };
+use reversi::analysis;
 use reversi::engine::{self, DEFAULT_HASH_MB, Engine};
 use reversi::lab;
 use reversi::openings::Openings;
@@ -24,6 +25,7 @@ use reversi::referee::leaderboard::{self, Entry, LeaderboardConfig};
 use reversi::referee::run::{MatchFiles, merge_results, run_match};
 use reversi::referee::sprt::Sprt;
 use reversi::rules::printable;
+use reversi::search::StopToken;
 use reversi::shard::Shard;
 use reversi::tools::{
     analyze, bench, book, evaltest, file_move, openings, perft, probcut, selfplay, solve, state,
@@ -299,6 +301,9 @@ fn run_analyze(args: AnalyzeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         std::fs::read_to_string(&args.games).map_err(|e| anyhow::anyhow!("{}: {e}", args.games))?
     };
     let games = analyze::read_games(&text, args.size)?;
+    if !args.phases.is_sorted_by(|a, b| a > b) {
+        anyhow::bail!("--phases must be given largest first, each once");
+    }
     let svg = args
         .svg
         .as_deref()
@@ -309,8 +314,11 @@ fn run_analyze(args: AnalyzeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .as_deref()
         .map(reversi::sealed::Pending::start)
         .transpose()?;
-    let cfg = analyze::AnalyzeConfig {
-        depth: args.depth,
+    let cfg = analysis::AnalyzeConfig {
+        budget: match args.time_ms {
+            Some(ms) => analysis::Budget::Time(Duration::from_millis(ms)),
+            None => analysis::Budget::Depth(args.depth),
+        },
         exact_empties: args.exact_empties,
         threads: args.threads as usize,
         mistake: args.mistake,
@@ -318,28 +326,31 @@ fn run_analyze(args: AnalyzeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         eval: args.eval,
         hash_mb: args.hash as usize,
         shard: Shard::parse(&args.shard)?,
+        phases: args.phases,
+        stop: StopToken::new(),
     };
     let bar = reversi::tools::progress(0, "{bar:40} {pos}/{len} moves, {elapsed} (eta {eta})");
-    let analyses = analyze::analyze(&games, &cfg, &|done, all| {
+    let analyses = analysis::analyze(&games, &cfg, &|done, all| {
         bar.set_length(all as u64);
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
     if let Some(file) = html {
-        let page = analyze::html(&analyses, &cfg).map_err(|e| anyhow::anyhow!("the page: {e}"))?;
+        let page = analysis::picture::html(&analyses, &cfg)
+            .map_err(|e| anyhow::anyhow!("the page: {e}"))?;
         file.finish(page.as_bytes())?;
     }
     if let Some(file) = svg {
         file.finish(
-            analyze::svg(&analyses)
+            analysis::picture::svg(&analyses)
                 .map_err(|e| anyhow::anyhow!("the graph: {e}"))?
                 .as_bytes(),
         )?;
     }
     if args.json {
-        analyze::write_json(&analyses, out)?;
+        analysis::report::write_json(&analyses, out)?;
     } else {
-        analyze::write_text(&analyses, out)?;
+        analysis::report::write_text(&analyses, out)?;
     }
     Ok(())
 }

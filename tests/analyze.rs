@@ -74,7 +74,34 @@ fn exact_losses_of_solved_positions() {
         assert_eq!(white["mean_loss"], loss);
         assert_eq!(white["best_share"], if loss == 0.0 { 1.0 } else { 0.0 });
         assert_eq!(game["black_summary"]["moves"], 0);
+        // One move (21 empties) of the thirds' middle phase.
+        let phases = white["phases"].as_array().unwrap();
+        assert_eq!(phases.len(), 3);
+        assert_eq!(
+            (&phases[1]["from"], &phases[1]["to"]),
+            (&40.into(), &21.into())
+        );
+        assert_eq!(
+            (&phases[1]["moves"], &phases[1]["loss"]),
+            (&1.into(), &loss.into())
+        );
+        // Black's value perfect play gives, and no result: one move only.
+        assert_eq!(game["solved"], 12.0);
+        assert_eq!(game["result"], serde_json::Value::Null);
     }
+    // The players over the three games: w's moves, and what perfect
+    // play from the first position solved gives it (three losses).
+    let players = doc["players"].as_array().unwrap();
+    let w = players.iter().find(|p| p["name"] == "w").unwrap();
+    assert_eq!(w["games"], 3);
+    assert_eq!(w["summary"]["moves"], 3);
+    assert_eq!(w["summary"]["mean_loss"], 34.0 / 3.0);
+    assert_eq!(w["summary"]["phases"][1]["loss"], 34.0);
+    assert_eq!(
+        (&w["solved"]["losses"], &w["solved"]["score"]),
+        (&3.into(), &0.0.into())
+    );
+    assert_eq!(w["unfinished"], 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -123,4 +150,42 @@ fn a_broken_game_is_refused_with_its_line_and_ply() {
     ] {
         common::refused(&["analyze", "-"], text, said);
     }
+    common::refused(
+        &["analyze", "-", "--phases", "20,24"],
+        "f5d6",
+        "largest first",
+    );
+    common::refused(
+        &["analyze", "-", "--depth", "4", "--time-ms", "10"],
+        "f5d6",
+        "cannot be used with",
+    );
+}
+
+#[test]
+fn a_timed_analysis_scores_every_move_and_adds_up_the_players() {
+    // Two games of the same players, colours swapped: their totals.
+    let text = "(;GM[Othello]PB[ann]PW[bob]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6]B[c3]W[d3]B[c4];)\n\
+                (;GM[Othello]PB[bob]PW[ann]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[f6]B[e6]W[f4];)\n";
+    let run = common::run(
+        &["analyze", "-", "--time-ms", "5", "--phases", "58"],
+        text.as_bytes(),
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let out = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        out.contains("game of line 1: ann (Black) against bob (White)\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nann: 2 games, 5 moves, mean loss "), "{out}");
+    assert!(out.contains("loss a game by empties 60-59 "), "{out}");
+    assert!(out.contains("\nbob: 2 games, 4 moves"), "{out}");
+    assert!(
+        out.contains("  played: 0-0-0, 0.0% (2 not finished, left out)\n"),
+        "{out}"
+    );
 }
