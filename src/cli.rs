@@ -2,6 +2,7 @@
 //! as clap reads them. `main.rs` runs them.
 
 use clap::{Parser, Subcommand};
+use reversi::analysis;
 use reversi::engine::{self, DEFAULT_HASH_MB};
 use reversi::lab::Wording;
 use reversi::players;
@@ -369,7 +370,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 8, value_parser = parse_board_size)]
     pub size: usize,
     /// Plies of each search outside the exact region, 1 to 30.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+    #[arg(long, default_value_t = analysis::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=analysis::MAX_DEPTH as i64))]
     pub depth: u32,
     /// Instead of a depth, this many milliseconds for each search outside
     /// the exact region, 1 to 3,600,000 (the best move's, then the played
@@ -383,17 +384,17 @@ pub struct AnalyzeArgs {
     pub phases: Vec<u32>,
     /// From this many empty squares on (8x8) moves are solved exactly, 0
     /// to 30; 20 takes the solver well under a second a move.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    #[arg(long, default_value_t = analysis::DEFAULT_EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=30))]
     pub exact_empties: u32,
     /// Positions analysed at once, each on one search thread, 1 to 256
     /// (the output is the same for any number).
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: u64,
     /// A move that loses at least this many discs is a mistake.
-    #[arg(long, default_value_t = 2.0, value_parser = parse_discs)]
+    #[arg(long, default_value_t = analysis::DEFAULT_MISTAKE, value_parser = parse_discs)]
     pub mistake: f64,
     /// A move that loses at least this many discs is a blunder.
-    #[arg(long, default_value_t = 6.0, value_parser = parse_discs)]
+    #[arg(long, default_value_t = analysis::DEFAULT_BLUNDER, value_parser = parse_discs)]
     pub blunder: f64,
     /// The 8x8 evaluation: patterns or network.
     #[arg(long, default_value = "patterns", value_parser = parse_eval)]

@@ -494,6 +494,56 @@ fn huge_times_are_refused_and_change_nothing() {
 }
 
 #[test]
+fn analyze_game_scores_each_move_played_against_the_best() {
+    let mut d = Daemon::start();
+    // The sixth position of data/evaltest/wthor-exact-20-24.obf, Black
+    // to move with 20 empties: f1 +2 (the best), h4 +0.
+    let setup = "setup -OOOO-----OOOX---OXOOOXXOOXXOOO--OXOOOOOXXOXXO----XOOX---XXXXX-- X";
+    assert_eq!(d.ask(setup), "=\n\n");
+    assert_eq!(d.ask("play black h4"), "=\n\n");
+    let table = "\n ply colour empties played   best     best   played   loss  mark\n   \
+                 1 black       20     {h4}     {f1}    +2.00    +0.00   2.00  mistake exact\n\
+                 Black: 1 moves, mean loss 2.00 discs a move, 1 mistakes, 0 blunders, best move 0.0%; loss by empties 60-41 0.00, 40-21 0.00, 20-1 2.00\n\
+                 White: 0 moves, mean loss 0.00 discs a move, 0 mistakes, 0 blunders, best move 0.0%; loss by empties 60-41 0.00, 40-21 0.00, 20-1 0.00\n\n";
+    let expected =
+        |h4: &str, f1: &str| format!("=3{}", table.replace("{h4}", h4).replace("{f1}", f1));
+    assert_eq!(d.ask("3 analyze_game"), expected("h4", "f1"));
+    // In GoGui's notation, as GoGui's Analyze menu shows it.
+    assert_eq!(d.ask("set notation gogui"), "=\n\n");
+    assert_eq!(d.ask("3 analyze_game 4"), expected("H5", "F8"));
+    assert_eq!(
+        d.ask("gogui-analyze_commands"),
+        "= hstring/Analyze game/analyze_game\n\
+         hstring/Analyze game to a depth/analyze_game %s\n\
+         hpstring/Analyze position/analyze\n\n"
+    );
+    assert_eq!(d.ask("analyze_game 31"), "? depth must be 1 to 30\n\n");
+}
+
+#[test]
+fn stop_ends_analyze_game_with_the_moves_analysed_by_then() {
+    let mut d = Daemon::with(&BOOK_OFF);
+    for mv in ["b f5", "w d6", "b c3", "w d3", "b c4"] {
+        assert_eq!(d.ask(&format!("play {mv}")), "=\n\n");
+    }
+    // Thirty plies from the start would take hours.
+    d.send("7 analyze_game 30");
+    d.send("8 stop");
+    let reply = d.reply();
+    assert!(reply.starts_with("=7\n ply colour"), "{reply}");
+    assert!(
+        reply.ends_with("\nstopped before every move was analysed\n\n"),
+        "{reply}"
+    );
+    assert_eq!(d.reply(), "=8\n\n");
+    // Nothing was played, and the next analysis runs to its end.
+    assert_eq!(d.ask("gogui-rules_side_to_move"), "= white\n\n");
+    let reply = d.ask("analyze_game 2");
+    assert!(reply.contains("\n   5 black       56     c4 "), "{reply}");
+    assert!(!reply.contains("stopped"), "{reply}");
+}
+
+#[test]
 fn analyze_stopped_before_its_first_iteration_lists_every_move() {
     let run = common::run(&BOOK_OFF, b"analyze\nstop\n");
     assert!(run.status.success());

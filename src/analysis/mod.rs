@@ -38,6 +38,17 @@ pub enum Budget {
     Time(Duration),
 }
 
+/// The plies of a search outside the exact region, by default and at
+/// most.
+pub const DEFAULT_DEPTH: u32 = 10;
+pub const MAX_DEPTH: u32 = 30;
+/// From this many empties on 8x8 moves are solved exactly, by default:
+/// the solver takes well under a second a move there.
+pub const DEFAULT_EXACT_EMPTIES: u32 = 20;
+/// The loss of a mistake and of a blunder, in discs, by default.
+pub const DEFAULT_MISTAKE: f64 = 2.0;
+pub const DEFAULT_BLUNDER: f64 = 6.0;
+
 /// How games are analysed.
 #[derive(Clone, Debug)]
 pub struct AnalyzeConfig {
@@ -65,6 +76,24 @@ pub struct AnalyzeConfig {
     /// Raised to stop: the search under way ends, and the moves not
     /// analysed yet are left out.
     pub stop: StopToken,
+}
+
+impl Default for AnalyzeConfig {
+    /// The defaults: [`DEFAULT_DEPTH`], one thread, every game.
+    fn default() -> Self {
+        AnalyzeConfig {
+            budget: Budget::Depth(DEFAULT_DEPTH),
+            exact_empties: DEFAULT_EXACT_EMPTIES,
+            threads: 1,
+            mistake: DEFAULT_MISTAKE,
+            blunder: DEFAULT_BLUNDER,
+            eval: EvalKind::default(),
+            hash_mb: crate::engine::DEFAULT_HASH_MB,
+            shard: Shard::ALL,
+            phases: Vec::new(),
+            stop: StopToken::new(),
+        }
+    }
 }
 
 /// The phase boundaries that split a game on an n x n board in thirds by
@@ -102,9 +131,11 @@ pub struct MoveAnalysis {
     pub colour: Color,
     /// Empty squares before the move.
     pub empties: u32,
-    /// The move played and the best move, in standard notation.
-    pub played: String,
-    pub best: String,
+    /// The move played and the best move (standard notation in JSON).
+    #[serde(serialize_with = "move_name")]
+    pub played: Move,
+    #[serde(serialize_with = "move_name")]
+    pub best: Move,
     pub best_score: f64,
     pub played_score: f64,
     /// Discs the move gave away (0 for the best move).
@@ -117,6 +148,11 @@ pub struct MoveAnalysis {
 /// A colour as JSON gives it: `"black"`, `"white"`.
 fn colour_name<S: serde::Serializer>(colour: &Color, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(colour.name())
+}
+
+/// A move as JSON gives it: `"d3"`, `"pass"`.
+fn move_name<S: serde::Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&mv.standard())
 }
 
 /// The moves of one stretch of a game: those played with `from` down to
@@ -371,8 +407,8 @@ fn analyse_move(
         ply,
         colour,
         empties: pos.empties(),
-        played: played.standard(),
-        best: decision.mv.standard(),
+        played,
+        best: decision.mv,
         best_score,
         played_score,
         loss,
@@ -574,8 +610,8 @@ mod tests {
             ply: 1,
             colour,
             empties,
-            played: "d3".into(),
-            best: "c4".into(),
+            played: Move::Pass,
+            best: Move::Pass,
             best_score: 1.0,
             played_score: 1.0 - loss,
             loss,

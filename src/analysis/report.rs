@@ -1,7 +1,7 @@
 //! The analysis as text and as JSON.
 
 use super::{GameAnalysis, Mark, PlayerTotals, Summary, colour_title, name_in, players};
-use crate::rules::Color;
+use crate::rules::{Color, Move};
 use serde::Serialize;
 use std::io::Write;
 
@@ -35,8 +35,13 @@ pub fn summary_text(s: &Summary, games: usize) -> String {
     )
 }
 
-/// A game's table of moves, one a line under a header.
-pub fn write_moves(a: &GameAnalysis, out: &mut dyn Write) -> std::io::Result<()> {
+/// A game's table of moves, one a line under a header, each move as
+/// `notation` writes it; then the players' summaries.
+pub fn write_moves(
+    a: &GameAnalysis,
+    notation: &dyn Fn(Move) -> String,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{:>4} {:<6} {:>7} {:>6} {:>6} {:>8} {:>8} {:>6}  mark",
@@ -49,18 +54,18 @@ pub fn write_moves(a: &GameAnalysis, out: &mut dyn Write) -> std::io::Result<()>
             None => "",
         };
         let exact = if m.exact { " exact" } else { "" };
-        writeln!(
-            out,
+        let line = format!(
             "{:>4} {:<6} {:>7} {:>6} {:>6} {:>+8.2} {:>+8.2} {:>6.2}  {mark}{exact}",
             m.ply,
             m.colour.name(),
             m.empties,
-            m.played,
-            m.best,
+            notation(m.played),
+            notation(m.best),
             m.best_score,
             m.played_score,
             m.loss
-        )?;
+        );
+        writeln!(out, "{}", line.trim_end())?;
     }
     for (colour, s) in [
         (Color::Black, &a.black_summary),
@@ -85,7 +90,7 @@ pub fn write_text(analyses: &[GameAnalysis], out: &mut dyn Write) -> std::io::Re
             player_name(a, Color::Black),
             player_name(a, Color::White)
         )?;
-        write_moves(a, out)?;
+        write_moves(a, &|mv| mv.standard(), out)?;
         writeln!(out)?;
     }
     if analyses.len() > 1 {

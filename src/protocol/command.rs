@@ -46,6 +46,10 @@ pub enum Command {
     Setup(Setup),
     Legal(Option<Color>),
     Analyze(Option<u64>),
+    /// `analyze_game [depth]`: every move played so far against the best.
+    AnalyzeGame(Option<u64>),
+    /// `gogui-analyze_commands`: the entries of GoGui's Analyze menu.
+    AnalyzeCommands,
     Evaluate,
     Help(Option<String>),
     Stop,
@@ -204,7 +208,7 @@ impl fmt::Display for Command {
                 write!(f, "{name} {cells} {to_move}")
             }
             Command::Legal(Some(c)) => write!(f, "{name} {c}"),
-            Command::Analyze(Some(k)) => write!(f, "{name} {k}"),
+            Command::Analyze(Some(k)) | Command::AnalyzeGame(Some(k)) => write!(f, "{name} {k}"),
             Command::Help(Some(w)) => write!(f, "{name} {w}"),
             Command::Set(setting) => match setting {
                 Setting::Player(p) => write!(f, "{name} player {p}"),
@@ -264,6 +268,8 @@ impl Command {
             Command::Setup(_) => "setup",
             Command::Legal(_) => "legal",
             Command::Analyze(_) => "analyze",
+            Command::AnalyzeGame(_) => "analyze_game",
+            Command::AnalyzeCommands => "gogui-analyze_commands",
             Command::Evaluate => "evaluate",
             Command::Help(_) => "help",
             Command::Stop => "stop",

@@ -5,6 +5,7 @@
 use super::Startup;
 use super::command::{Command, Notation, Setting, Setup};
 use super::grammar::{COMMANDS, Rejection, Request, spec};
+use crate::analysis::{self, AnalyzeConfig, Budget, InputGame, report};
 use crate::engine::{Clock, Engine, MAX_HASH_MB, MAX_THREADS, OpeningBook, Options};
 use crate::players::Evaluation;
 use crate::rules::{
@@ -32,6 +33,16 @@ fn check_clock(seconds: &[f64], stones: u64) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// GoGui's Analyze menu (`type/label/command`): the game's analysis and
+/// the position's, as text whose moves GoGui marks (`hstring`: moves
+/// highlighted; `hpstring`: also marked on the board); `%s` asks for the
+/// depth.
+const ANALYZE_COMMANDS: [&str; 3] = [
+    "hstring/Analyze game/analyze_game",
+    "hstring/Analyze game to a depth/analyze_game %s",
+    "hpstring/Analyze position/analyze",
+];
 
 /// A command's outcome: the result text, or the error message.
 type Outcome = Result<String, String>;
@@ -172,6 +183,8 @@ impl<W: Write> Controller<W> {
             Command::LoadGame(text) => self.load_game(&text),
             Command::PrintGgf => Ok(self.ggf()),
             Command::Analyze(k) => self.analyze(k, token, received),
+            Command::AnalyzeGame(depth) => self.analyze_game(depth, token),
+            Command::AnalyzeCommands => Ok(ANALYZE_COMMANDS.join("\n")),
             Command::Evaluate => self.evaluate(),
             Command::Help(name) => help(name.as_deref()),
         }
@@ -354,6 +367,40 @@ impl<W: Write> Controller<W> {
             }
         }));
         Ok(lines.join("\n"))
+    }
+
+    /// Every move played so far against the best move of its position,
+    /// searched `depth` plies (10) and solved exactly from 20 empties on
+    /// 8x8: `reversi analyze`'s table and the players' summaries, moves in
+    /// the daemon's notation. A `stop` ends it with the moves analysed by
+    /// then.
+    fn analyze_game(&mut self, depth: Option<u64>, token: StopToken) -> Outcome {
+        let depth = match depth {
+            None => analysis::DEFAULT_DEPTH,
+            Some(d) if (1..=u64::from(analysis::MAX_DEPTH)).contains(&d) => d as u32,
+            Some(_) => return Err(format!("depth must be 1 to {}", analysis::MAX_DEPTH)),
+        };
+        let resources = self.engine.resources();
+        let cfg = AnalyzeConfig {
+            budget: Budget::Depth(depth),
+            threads: resources.threads,
+            hash_mb: (resources.hash_mb / resources.threads.max(1)).max(1),
+            eval: resources.eval,
+            stop: token,
+            ..AnalyzeConfig::default()
+        };
+        let game = InputGame {
+            label: "this game".into(),
+            black: String::new(),
+            white: String::new(),
+            game: self.game.clone(),
+        };
+        let analyses = analysis::analyze(&[game], &cfg, &|_, _| {});
+        let n = self.n();
+        let mut table = Vec::new();
+        report::write_moves(&analyses[0], &|mv| self.notation.write(mv, n), &mut table)
+            .map_err(|e| e.to_string())?;
+        Ok(format!("\n{}", String::from_utf8_lossy(&table).trim_end()))
     }
 
     /// The player's static evaluation of the current position: its own

@@ -327,6 +327,14 @@ pub static COMMANDS: &[Spec] = &[
         .map(Command::Legal)),
     spec!("analyze", "analyze [k]", |i| whole(i, opt(unsigned))
         .map(Command::Analyze)),
+    spec!("analyze_game", "analyze_game [depth]", |i| whole(
+        i,
+        opt(unsigned)
+    )
+    .map(Command::AnalyzeGame)),
+    spec!("gogui-analyze_commands", "gogui-analyze_commands", |i| {
+        whole(i, no_args).map(|_| Command::AnalyzeCommands)
+    }),
     spec!("evaluate", "evaluate", |i| whole(i, no_args)
         .map(|_| Command::Evaluate)),
     spec!("help", "help [command]", |i| whole(i, opt(word))
@@ -552,6 +560,8 @@ mod tests {
             board.prop_map(Command::Setup),
             prop::option::of(color).prop_map(Command::Legal),
             prop::option::of(any::<u64>()).prop_map(Command::Analyze),
+            prop::option::of(any::<u64>()).prop_map(Command::AnalyzeGame),
+            Just(Command::AnalyzeCommands),
             setting.prop_map(Command::Set),
         ]
     }
