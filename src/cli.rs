@@ -584,6 +584,13 @@ pub struct LeaderboardArgs {
     /// leaderboard run in shards, so that the shards find every build done.
     #[arg(long, requires = "submissions")]
     pub build_only: bool,
+    /// Analyse every game for the page (`reversi analyze`'s defaults: 10
+    /// plies, exact from 20 empties on 8x8): its graph of the score beside
+    /// the board, a click on it stepping the board there, and its biggest
+    /// mistakes. Each game once, kept beside its record; a shard analyses
+    /// its own pairings' games.
+    #[arg(long)]
+    pub analyze: bool,
     /// The folder it writes (a folder of a stopped run goes on).
     #[arg(long)]
     pub out: String,

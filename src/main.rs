@@ -530,6 +530,7 @@ fn run_leaderboard(args: LeaderboardArgs, out: &mut dyn Write) -> anyhow::Result
             time: Duration::from_secs(args.compile_time_s),
         },
         build_only: args.build_only,
+        analyze: args.analyze,
     };
     let programs: Vec<Entry> = args.programs.iter().map(|p| Entry::parse(p)).collect();
     let dir = std::path::Path::new(&args.out);

@@ -53,7 +53,7 @@ fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
     let dir = common::fresh_folder("board", "replay");
     let subs = submissions(&dir);
     let out = dir.join("board");
-    let first = board(&subs, &out, &[]);
+    let first = board(&subs, &out, &["--analyze"]);
     assert!(
         first.starts_with("submissions: 4, 3 built, 1 not\n"),
         "{first}"
@@ -61,6 +61,11 @@ fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
     // Three programs, two qualifiers, both colours; three finalists.
     assert!(
         first.contains("\nqualify: 12 games, 12 played now, 0 kept"),
+        "{first}"
+    );
+    // Each game is analysed once, for the page.
+    assert!(
+        first.contains("\nqualify: 12 games reviewed now, 0 kept\n"),
         "{first}"
     );
     assert!(
@@ -87,13 +92,24 @@ fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
         .filter(|t| t.contains("warning"))
         .collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
+    // The page shows each game's graph, and the review of each move.
+    assert_eq!(page.matches("-graph.svg\"").count(), 18, "a graph a game");
+    assert!(page.contains("\"mark\": \"blunder\""), "{page}");
     // Bob changes his program: his 4 qualification games and his 4 finals
     // games (against two finalists) are played again, no other.
     let bob = subs.join("bob/lab8part3/lab8part3.c");
     std::fs::write(&bob, format!("{STUDENT}\n/* faster */\n")).unwrap();
-    let second = board(&subs, &out, &[]);
+    let second = board(&subs, &out, &["--analyze"]);
     assert!(
         second.contains("\nqualify: 12 games, 4 played now, 8 kept"),
+        "{second}"
+    );
+    assert!(
+        second.contains("\nqualify: 4 games reviewed now, 8 kept\n"),
+        "{second}"
+    );
+    assert!(
+        second.contains("\nfinal: 4 games reviewed now, 2 kept\n"),
         "{second}"
     );
     assert!(

@@ -132,6 +132,34 @@ pub fn svg(analyses: &[GameAnalysis]) -> Result<String, String> {
     Ok(text)
 }
 
+/// One game's graph, for a page that steps its board by it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Graph {
+    pub svg: String,
+    /// The width of the picture, in pixels.
+    pub width: u32,
+    /// Where ply k's point lies across the picture (k from 0, the start),
+    /// in pixels from its left.
+    pub plies_x: Vec<i32>,
+}
+
+/// `a`'s graph alone, with where each ply lies in it.
+pub fn graph(a: &GameAnalysis) -> Result<Graph, String> {
+    let mut text = String::new();
+    let plies_x = {
+        let root = SVGBackend::with_string(&mut text, GRAPH_SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let xs = draw(a, &root)?;
+        root.present().map_err(|e| e.to_string())?;
+        xs
+    };
+    Ok(Graph {
+        svg: text,
+        width: GRAPH_SIZE.0,
+        plies_x,
+    })
+}
+
 /// The settings of an analysis in words: `searched to 10 plies, solved
 /// exactly from 20 empties (8x8)`.
 pub fn settings_text(cfg: &AnalyzeConfig) -> String {

@@ -13,6 +13,7 @@
 //! the logs).
 
 mod page;
+mod review;
 mod stage;
 mod standings;
 pub mod submissions;
@@ -59,6 +60,8 @@ pub struct LeaderboardConfig {
     /// Only build the submissions (the first step of a sharded run: the
     /// shards then find every build done).
     pub build_only: bool,
+    /// Analyse each game for the page: its graph and its mistakes.
+    pub analyze: bool,
 }
 
 /// Why a leaderboard could not be run.
@@ -224,6 +227,9 @@ pub fn run(
         .collect();
     let qualification = play_stage("qualify", entries, pairs, cfg, dir)?;
     tell(progress, &qualification.summary())?;
+    if cfg.analyze {
+        review::review_stage(&qualification, cfg, progress)?;
+    }
     if !qualification.complete() {
         return waiting(out, &qualification);
     }
@@ -235,6 +241,9 @@ pub fn run(
         let pairs = arena::pairings(finalists.len());
         let stage = play_stage("final", entries, pairs, cfg, dir)?;
         tell(progress, &stage.summary())?;
+        if cfg.analyze {
+            review::review_stage(&stage, cfg, progress)?;
+        }
         if !stage.complete() {
             return waiting(out, &stage);
         }

@@ -1,5 +1,6 @@
 //! The standings page (`index.html`), which needs no server.
 
+use super::review::{self, Review};
 use super::stage::Stage;
 use super::standings::{FinalRow, GameCell, QualifyRow, final_rows, game_cell, qualify_rows};
 use super::{LeaderboardConfig, LeaderboardError, ProgramInfo, Roll, Unbuilt, rule_text};
@@ -40,10 +41,15 @@ struct PageGame {
     illegal: Option<usize>,
     /// The transcripts of the game's Lab 8 programs (relative links).
     logs: Vec<String>,
+    /// The game's review (`--analyze`), its graph's link relative to the
+    /// page.
+    review: Option<Review>,
 }
 
-/// The games of `stage`, in order, from their records in the folder.
-fn page_games(stage: &Stage, dir: &Path, n: usize) -> Vec<PageGame> {
+/// The games of `stage`, in order, from their records in the folder, with
+/// their reviews when the leaderboard analyses its games.
+fn page_games(stage: &Stage, dir: &Path, cfg: &LeaderboardConfig) -> Vec<PageGame> {
+    let n = cfg.size;
     stage
         .results
         .iter()
@@ -61,11 +67,17 @@ fn page_games(stage: &Stage, dir: &Path, n: usize) -> Vec<PageGame> {
                 (j, i)
             };
             let names = [&stage.entries[black].name, &stage.entries[white].name];
-            let record = std::fs::read_to_string(files.dir.join(format!("{}.ggf", files.label)))
-                .ok()
-                .and_then(|text| ggf::parse(text.trim()).ok());
+            let text = std::fs::read_to_string(files.dir.join(format!("{}.ggf", files.label)));
+            let record = text.as_ref().ok().and_then(|t| ggf::parse(t.trim()).ok());
             let (moves, boards) = record.as_ref().map(replay).unwrap_or_default();
             let relative = files.dir.strip_prefix(dir).unwrap_or(&files.dir);
+            let review = match (&text, cfg.analyze) {
+                (Ok(t), true) => review::read(files, t, cfg).map(|r| Review {
+                    graph: relative.join(&r.graph).display().to_string(),
+                    ..r
+                }),
+                _ => None,
+            };
             let logs = std::fs::read_dir(&files.dir)
                 .into_iter()
                 .flatten()
@@ -100,6 +112,7 @@ fn page_games(stage: &Stage, dir: &Path, n: usize) -> Vec<PageGame> {
                 boards,
                 illegal,
                 logs,
+                review,
             }
         })
         .collect()
@@ -197,6 +210,8 @@ struct PageContext {
     updated: String,
     programs: Vec<ProgramInfo>,
     unbuilt: Vec<Unbuilt>,
+    /// Whether the games were analysed.
+    analyzed: bool,
 }
 
 /// The page's template.
@@ -213,9 +228,9 @@ pub(super) fn page(
 ) -> Result<String, LeaderboardError> {
     let mut env = minijinja::Environment::new();
     env.add_template("index.html", TEMPLATE)?;
-    let mut games = page_games(qualification, dir, cfg.size);
+    let mut games = page_games(qualification, dir, cfg);
     if let Some(f) = finals {
-        games.extend(page_games(f, dir, cfg.size));
+        games.extend(page_games(f, dir, cfg));
     }
     let ranked = finals.map(final_rows);
     let context = PageContext {
@@ -232,6 +247,7 @@ pub(super) fn page(
         updated: roll.updated.clone(),
         programs: roll.programs.clone(),
         unbuilt: roll.unbuilt.clone(),
+        analyzed: cfg.analyze,
     };
     let html = env
         .get_template("index.html")?
