@@ -42,10 +42,11 @@ def square(move):
 
 
 def record_moves(line):
-    """A GGF record's moves as (mover, square) pairs, mover `X` for Black."""
+    """A GGF record's moves as (mover, square) pairs, mover `X` for Black
+    (a move's time, `B[f5//0.190]`, is left aside)."""
     return [
         ("X" if colour == "B" else "O", square(move))
-        for colour, move in re.findall(r"\b([BW])\[([a-hA-H][1-8])\]", line)
+        for colour, move in re.findall(r"\b([BW])\[([a-hA-H][1-8])(?://[^\]]*)?\]", line)
     ]
 
 

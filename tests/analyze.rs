@@ -189,3 +189,27 @@ fn a_timed_analysis_scores_every_move_and_adds_up_the_players() {
         "{out}"
     );
 }
+
+#[test]
+fn shards_take_every_other_game() {
+    let text = "f5d6c3d3c4\n# a comment\nf5f6e6f4\nc4c3\n";
+    let shard = |k: &str| {
+        let run = common::run(
+            &["analyze", "-", "--depth", "2", "--shard", k],
+            text.as_bytes(),
+        );
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let out = String::from_utf8(run.stdout).unwrap();
+        out.lines()
+            .filter_map(|l| l.strip_prefix("game of "))
+            .map(|l| l.split(':').next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shard("1/2"), ["line 1", "line 4"]);
+    assert_eq!(shard("2/2"), ["line 3"]);
+    common::refused(&["analyze", "-", "--shard", "3/2"], text, "bad shard");
+}
