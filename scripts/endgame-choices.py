@@ -13,7 +13,7 @@ and prints the discs its choices lose against the best move on average,
 how many were not a best move, and how many turned a win, draw or loss
 into another.
 
-Unlike `exact-checkpoints.py`, which follows whole games, this replays the
+Unlike `reversi analyze`, which follows whole games, this replays the
 same positions for every setting, so a change to the clock policy near
 the end (when to hand over to the solver, selective solves) shows in
 minutes. The harvest is the slow part: 160 positions at 23-26 empties
