@@ -213,3 +213,32 @@ fn shards_take_every_other_game() {
     assert_eq!(shard("2/2"), ["line 3"]);
     common::refused(&["analyze", "-", "--shard", "3/2"], text, "bad shard");
 }
+
+#[test]
+fn a_match_records_opening_is_not_the_players_and_is_left_out() {
+    // The referee's records: the opening's plies without a time, the
+    // players' with theirs.
+    let start = "---------------------------O*------*O---------------------------";
+    let text = format!(
+        "(;GM[Othello]PB[a]PW[b]RE[?]TY[8]BO[8 {start} *]B[f5]W[d6]B[c3//0.1]W[d3//0.2]B[c4//0.1];)\n\
+         (;GM[Othello]PB[a]PW[b]RE[?]TY[8]BO[8 {start} *]B[f5]W[d6]B[c3]W[d3]B[c4];)\n"
+    );
+    let run = common::run(&["analyze", "-", "--depth", "2", "--json"], text.as_bytes());
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let plies = |g: usize| -> Vec<u64> {
+        doc["games"][g]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["ply"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(plies(0), [3, 4, 5]);
+    // A record without times: every move is the players'.
+    assert_eq!(plies(1), [1, 2, 3, 4, 5]);
+}

@@ -20,6 +20,7 @@ pub mod picture;
 pub mod report;
 
 use crate::engine::{Engine, Resources};
+use crate::rules::ggf::GgfGame;
 use crate::rules::{Color, Game, Move, Position};
 use crate::search::pattern::EvalKind;
 use crate::search::{Limits, StopToken, in_discs};
@@ -111,6 +112,23 @@ pub struct InputGame {
     pub black: String,
     pub white: String,
     pub game: Game,
+    /// Plies at the start that were set, not chosen (a match's opening):
+    /// they are not analysed.
+    pub opening: usize,
+}
+
+/// The opening of a match's record: its first plies without a time, when
+/// others have one (`reversi match --records` writes the moves its
+/// openings set with none, and each player's with its time).
+pub fn opening_of(record: &GgfGame) -> usize {
+    if record.plies.iter().all(|p| p.seconds.is_none()) {
+        return 0;
+    }
+    record
+        .plies
+        .iter()
+        .take_while(|p| p.seconds.is_none())
+        .count()
 }
 
 /// How bad a move was.
@@ -226,7 +244,7 @@ pub fn analyze(
     let jobs: Vec<Job> = plies
         .iter()
         .enumerate()
-        .flat_map(|(game, p)| (0..p.len()).map(move |ply| Job { game, ply }))
+        .flat_map(|(game, p)| (mine[game].opening..p.len()).map(move |ply| Job { game, ply }))
         .filter(|j| {
             let (pos, _, mv) = &plies[j.game][j.ply];
             *mv != Move::Pass && pos.legal_moves(pos.to_move()).len() > 1

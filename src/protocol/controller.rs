@@ -394,6 +394,7 @@ impl<W: Write> Controller<W> {
             black: String::new(),
             white: String::new(),
             game: self.game.clone(),
+            opening: 0,
         };
         let analyses = analysis::analyze(&[game], &cfg, &|_, _| {});
         let n = self.n();

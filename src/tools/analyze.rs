@@ -1,7 +1,7 @@
 //! `reversi analyze`'s input: games one a line, as GGF records, move
 //! lists or WTHOR lines (the analysis itself is [`crate::analysis`]).
 
-use crate::analysis::InputGame;
+use crate::analysis::{InputGame, opening_of};
 use crate::rules::{Game, ggf, parse_move, printable, split_move_list};
 
 /// Why games could not be read.
@@ -15,7 +15,8 @@ pub enum ReadError {
 
 /// Reads games, one a line: GGF records (`(;GM[Othello]...;)`), move
 /// lists (`f5d6c3...`, on an n x n board) or WTHOR lines (`1987 f5d6...
-/// 40-24`); blank lines and `#` comments are skipped. A line that is no
+/// 40-24`); blank lines and `#` comments are skipped. A match's opening
+/// ([`opening_of`]) is not the players' and is left out of the analysis. A line that is no
 /// legal game is an error that names it and the ply. Each game's label is
 /// its line: `line 3`.
 pub fn read_games(text: &str, n: usize) -> Result<Vec<InputGame>, ReadError> {
@@ -35,6 +36,7 @@ pub fn read_games(text: &str, n: usize) -> Result<Vec<InputGame>, ReadError> {
             let record = ggf::parse(line).map_err(|e| bad(e.to_string()))?;
             games.push(InputGame {
                 label,
+                opening: opening_of(&record),
                 black: record.black,
                 white: record.white,
                 game: record.game,
@@ -59,6 +61,7 @@ pub fn read_games(text: &str, n: usize) -> Result<Vec<InputGame>, ReadError> {
             black: String::new(),
             white: String::new(),
             game,
+            opening: 0,
         });
     }
     if games.is_empty() {

@@ -113,6 +113,7 @@ pub(super) fn review_stage(
         };
         let game = InputGame {
             label: format!("{}-{}", stage.folder, files.label),
+            opening: analysis::opening_of(&parsed),
             black: parsed.black,
             white: parsed.white,
             game: parsed.game,
