@@ -102,7 +102,6 @@ fn exact_losses_of_solved_positions() {
         (&3.into(), &0.0.into())
     );
     assert_eq!(w["unfinished"], 3);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -137,7 +136,6 @@ fn one_thread_and_two_give_the_same_analysis() {
         "{one}"
     );
     assert!(one.contains("\nBlack: "), "{one}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -95,7 +95,6 @@ fn a_book_built_in_shards_and_merged_is_the_whole_book() {
         std::fs::read(path("merged.bin")).unwrap(),
         std::fs::read(book).unwrap()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -173,7 +172,6 @@ fn a_book_extended_in_shards_merges_onto_its_base_only() {
             .unwrap()
             .contains("deviation, depth 5")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -197,7 +195,6 @@ fn book_show_lists_the_games_replies_and_the_deviation() {
     for reply in ["d6 ", "f6 "] {
         assert!(lines.iter().any(|l| l.starts_with(reply)), "{text}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -227,7 +224,6 @@ fn the_daemon_plays_the_books_best_move() {
     );
     assert_eq!(answers[3], "? book randomness must be 0 to 64 discs");
     assert_eq!(answers[5], format!("= {best}"), "{replies}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -273,7 +269,6 @@ fn gtp_analyze_marks_the_books_moves_and_searches_the_others() {
         lines.iter().any(|l| l.contains("book 2 games")),
         "{replies}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -308,7 +303,6 @@ fn nboard_hints_show_the_books_moves() {
             "{text}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -330,7 +324,6 @@ fn a_damaged_book_is_refused_by_every_command() {
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("damaged opening book file"));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// NBoard's `learn` adds the game to the --learn file, begun from --book
@@ -415,7 +408,6 @@ fn nboard_learns_games_into_its_own_book_file() {
         String::from_utf8_lossy(&o.stderr).contains(&nowhere),
         "{o:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A GTP session with `reversi args...`, asked one line at a time (a

@@ -14,6 +14,7 @@ fn reversi(args: &[&str], stdin: &str) -> Output {
 
 #[test]
 fn solve_bounds_its_table_and_refuses_an_empty_file() {
+    let scratch = common::fresh_folder("cli", "solve-bounds");
     refused(
         &["solve", "--hash", "99999999", "x.obf"],
         "",
@@ -25,11 +26,11 @@ fn solve_bounds_its_table_and_refuses_an_empty_file() {
         "is not in 1..=4096",
     );
     refused(&["solve", "--hash", "0", "x.obf"], "", "is not in 1..=4096");
-    let empty = std::env::temp_dir().join(format!("reversi-empty-{}.obf", std::process::id()));
+    let empty = scratch.join("empty.obf");
     std::fs::write(&empty, "").unwrap();
     refused(&["solve", empty.to_str().unwrap()], "", "no positions");
     // A bad line is named by file and line.
-    let bad = std::env::temp_dir().join(format!("reversi-bad-{}.obf", std::process::id()));
+    let bad = scratch.join("bad.obf");
     std::fs::write(&bad, "% a comment\nXXXX X\n").unwrap();
     let path = bad.to_str().unwrap();
     refused(
@@ -41,10 +42,11 @@ fn solve_bounds_its_table_and_refuses_an_empty_file() {
 
 #[test]
 fn solve_reports_search_and_wall_time() {
+    let scratch = common::fresh_folder("cli", "solve-time");
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ffo/fforum-20-39.obf");
     // FFO #20 alone (the first line), on a small table.
     let first = std::fs::read_to_string(file).unwrap();
-    let one = std::env::temp_dir().join(format!("reversi-ffo20-{}.obf", std::process::id()));
+    let one = scratch.join("ffo20.obf");
     std::fs::write(&one, first.lines().next().unwrap()).unwrap();
     let out = reversi(&["solve", "--hash", "8", one.to_str().unwrap()], "");
     assert!(out.status.success());
@@ -114,9 +116,10 @@ fn tool_times_counts_and_depths_are_bounded() {
 
 #[test]
 fn selfplay_refuses_bad_openings_before_writing() {
-    let out = std::env::temp_dir().join(format!("reversi-selfplay-{}.bin", std::process::id()));
+    let scratch = common::fresh_folder("cli", "selfplay");
+    let out = scratch.join("selfplay.bin");
     let out = out.to_str().unwrap();
-    let games = std::env::temp_dir().join(format!("reversi-games-{}.txt", std::process::id()));
+    let games = scratch.join("games.txt");
     std::fs::write(&games, "2001 f5d6c3d3c4 33-31\n").unwrap();
     let spec = |plies: &str| format!("wthor:{}:{plies}", games.display());
     for (plies, message) in [
@@ -143,7 +146,8 @@ fn selfplay_refuses_bad_openings_before_writing() {
 
 #[test]
 fn train_refuses_bad_settings_and_writes_only_where_told() {
-    let out = std::env::temp_dir().join(format!("reversi-train-{}.bin", std::process::id()));
+    let scratch = common::fresh_folder("cli", "train");
+    let out = scratch.join("train.bin");
     let out = out.to_str().unwrap();
     refused(&["train"], "f5d6\n", "--out");
     refused(&["train", "--out", out, "--holdout", "2"], "", "share");
@@ -278,6 +282,7 @@ fn daemons_take_their_settings_from_the_command_line() {
 
 #[test]
 fn tools_say_which_option_or_file_is_wrong() {
+    let scratch = common::fresh_folder("cli", "tools");
     // Depth 0 is the start position itself, divided or not.
     for divide in [&[][..], &["--divide"][..]] {
         let out = reversi(
@@ -309,7 +314,7 @@ fn tools_say_which_option_or_file_is_wrong() {
         "/nonexistent/engine: not found",
     );
     // A bad OBF line is quoted by its start, not whole.
-    let obf = std::env::temp_dir().join(format!("reversi-long-{}.obf", std::process::id()));
+    let obf = scratch.join("long.obf");
     std::fs::write(&obf, format!("{} X\n", "Z".repeat(1 << 20))).unwrap();
     let out = reversi(&["solve", obf.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
@@ -326,6 +331,7 @@ fn tools_say_which_option_or_file_is_wrong() {
 
 #[test]
 fn evaltest_finds_every_best_move_of_a_solved_suite_and_refuses_bad_files() {
+    let scratch = common::fresh_folder("cli", "evaltest");
     // Searched past their empties, FFO #1-#19 are solved: every best move
     // found, every score exact, with either evaluation.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ffo/fforum-1-19.obf");
@@ -345,7 +351,7 @@ fn evaltest_finds_every_best_move_of_a_solved_suite_and_refuses_bad_files() {
             "{text}"
         );
     }
-    let bad = std::env::temp_dir().join(format!("reversi-evaltest-{}.obf", std::process::id()));
+    let bad = scratch.join("evaltest.obf");
     std::fs::write(&bad, "% no scores\n").unwrap();
     refused(&["evaltest", bad.to_str().unwrap()], "", "no positions");
     refused(

@@ -16,8 +16,7 @@ use std::sync::OnceLock;
 fn student() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("reversi-lab8-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = common::shared_folder("lab8");
         let exe = dir.join("student");
         let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab8/student.c");
         let status = Command::new("cc")
@@ -101,8 +100,7 @@ fn each_kind_of_misbehaviour_forfeits_with_its_reason() {
 
 #[test]
 fn a_wrong_verdict_is_noted_in_the_transcript_not_scored() {
-    let dir = std::env::temp_dir().join(format!("reversi-lab8-tr-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::fresh_folder("lab8", "tr");
     let spec = format!("lab8:{} verdict", student().display());
     let (table, err) = play(&spec, "greedy", &["--games-dir", dir.to_str().unwrap()]);
     assert!(table.contains(" 1-0-1 "), "{table}");
@@ -181,8 +179,7 @@ fn lab8_programs_play_from_the_start_and_refuse_openings() {
 
 #[test]
 fn a_leaderboard_qualifies_plays_its_finals_and_writes_its_folder() {
-    let dir = std::env::temp_dir().join(format!("reversi-leaderboard-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::fresh_folder("leaderboard", "dir");
     let bin = env!("CARGO_BIN_EXE_reversi");
     let programs = [
         format!("ours=lab8:{bin} lab8 --player smartest"),
@@ -283,8 +280,7 @@ fn a_leaderboard_qualifies_plays_its_finals_and_writes_its_folder() {
 
 #[test]
 fn a_sharded_leaderboard_comes_to_the_same_standings() {
-    let base = std::env::temp_dir().join(format!("reversi-lb-shards-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = common::fresh_folder("lb", "shards");
     let bin = env!("CARGO_BIN_EXE_reversi");
     let programs = [
         format!("ours=lab8:{bin} lab8 --player smartest"),
@@ -354,10 +350,9 @@ fn a_sharded_leaderboard_comes_to_the_same_standings() {
 fn an_interrupted_referee_leaves_no_sandbox_folder() {
     // A program that says it runs (through a named pipe) and hangs; the
     // referee, its temporary folder a fresh one, is interrupted then.
-    let tmp = std::env::temp_dir().join(format!("reversi-lab8-tmp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
-    let fifo = std::env::temp_dir().join(format!("reversi-lab8-fifo-{}", std::process::id()));
+    let tmp = common::fresh_folder("lab8", "tmp");
+    let pipes = common::fresh_folder("lab8", "fifo");
+    let fifo = pipes.join("started");
     let started = common::fifo(&fifo);
     let program = format!("lab8:sh -c 'echo $$ > {}; sleep 1000'", fifo.display());
     let referee = Command::new(env!("CARGO_BIN_EXE_reversi"))
@@ -391,14 +386,13 @@ fn an_interrupted_referee_leaves_no_sandbox_folder() {
         .map(|e| e.path())
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
 fn programs_whose_transcripts_would_collide_are_refused() {
     // Unnamed command lines that share their first 60 characters, and one
     // name given twice, would write the same transcript files.
-    let dir = std::env::temp_dir().join(format!("reversi-lab8-same-{}", std::process::id()));
+    let dir = common::fresh_folder("lab8", "same");
     let long = format!("lab8:{} {}", student().display(), "x".repeat(60));
     for (a, b) in [
         (format!("{long} 1"), format!("{long} 2")),
@@ -416,7 +410,6 @@ fn programs_whose_transcripts_would_collide_are_refused() {
             "{err}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `reversi match <program> first` on 4x4, two games at 1 s a move (50 ms

@@ -129,7 +129,6 @@ fn submissions_are_built_and_a_changed_one_replays_only_its_games() {
         "{third}"
     );
     assert!(!third.contains("carol"), "{third}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -150,7 +149,6 @@ fn one_run_at_a_time_works_on_a_part_of_a_folder() {
     common::refused(&args, "", "in use by another run");
     // Another shard of the same folder is not held up.
     drop(held);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -185,7 +183,6 @@ fn a_program_named_as_a_submission_is_refused() {
         out.to_str().unwrap(),
     ];
     common::refused(&args, "", "two programs are named 'alice'");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -203,5 +200,4 @@ fn a_build_only_run_builds_and_plays_nothing() {
         played.contains("qualify: 12 games, 12 played now"),
         "{played}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

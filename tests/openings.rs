@@ -59,7 +59,6 @@ fn a_suite_keeps_the_shared_openings_with_the_daemons_values() {
     let spec = format!("file:{}", suite.display());
     let (table, _) = reversi_ok(["match", "greedy", "first", "--openings", &spec]);
     assert!(table.contains("openings 1 from a file"), "{table}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -73,5 +72,4 @@ fn an_illegal_game_is_refused_by_its_line_and_nothing_is_written() {
     );
     assert!(!suite.exists());
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }

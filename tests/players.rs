@@ -2,6 +2,8 @@
 //! documents' descriptions (no pruning, no bit tricks), on random
 //! positions; and the file mode of the small C program through the binary.
 
+mod common;
+
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -293,8 +295,7 @@ const START: &str =
 
 #[test]
 fn file_move_writes_the_next_board() {
-    let dir = std::env::temp_dir().join(format!("reversi-file-move-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("file", "move");
     let first = dir.join("game-07");
     std::fs::write(&first, START).unwrap();
     // Human black move 43: column 4, row 3 (d3), flips d4.
@@ -357,13 +358,11 @@ fn file_move_writes_the_next_board() {
         std::fs::read_to_string(dir.join("full-02")).unwrap(),
         "BBBBBBBB\n".repeat(8)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn file_move_errors_write_nothing() {
-    let dir = std::env::temp_dir().join(format!("reversi-file-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("file", "errors");
     let board = dir.join("b-01");
     std::fs::write(&board, START).unwrap();
     let bad_board = dir.join("bad-01");
@@ -389,7 +388,6 @@ fn file_move_errors_write_nothing() {
     }
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(files.len(), 2, "only the two input files");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The position after `moves` (standard notation, no passes) from the

@@ -12,8 +12,7 @@ use std::process::Command;
 /// A fake engine: a shell script named `name` that appends every line it
 /// reads to `<its path>.log` and answers it with the `case` arms `arms`.
 fn fake_script(name: &str, arms: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::shared_folder("fakes");
     let path = dir.join(name);
     let script = format!(
         "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> \"$0.log\"\n  case \"$line\" in\n{arms}  esac\ndone\n"
@@ -129,8 +128,7 @@ fn garbage_and_silence_lose() {
 
 #[test]
 fn records_hold_every_game() {
-    let dir = std::env::temp_dir().join(format!("reversi-records-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("records", "dir");
     let ggf = dir.join("games.ggf");
     let lists = dir.join("games.txt");
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
@@ -167,7 +165,6 @@ fn records_hold_every_game() {
     }
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.contains("6x6, 4 games per pairing"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -206,8 +203,8 @@ fn referee_with_records(contestant: &str, games: usize) -> (String, String, Stri
     // One file per call: tests run in parallel.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let ggf =
-        std::env::temp_dir().join(format!("reversi-records-{}-{call}.ggf", std::process::id()));
+    let scratch = common::fresh_folder("records", &format!("call-{call}"));
+    let ggf = scratch.join("records.ggf");
     let games = games.to_string();
     let (stdout, stderr) = reversi_ok([
         "match",
@@ -223,7 +220,6 @@ fn referee_with_records(contestant: &str, games: usize) -> (String, String, Stri
         ggf.to_str().unwrap(),
     ]);
     let records = std::fs::read_to_string(&ggf).unwrap();
-    std::fs::remove_file(&ggf).unwrap();
     (stdout, stderr, records)
 }
 
@@ -269,8 +265,7 @@ fn why_an_engine_died_is_shown_with_its_forfeit() {
 fn an_engine_and_its_children_are_ended_after_the_match() {
     // The engine starts a child that would outlive it, writes the child's
     // pid, then hangs on genmove.
-    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::shared_folder("fakes");
     let pid_file = dir.join("child.pid");
     let spawner = fake_engine(
         "spawner",
@@ -332,10 +327,8 @@ fn nboard_engines_that_lie_crash_or_hang_lose() {
 fn our_nboard_engine_keeps_a_time_per_move() {
     let bin = env!("CARGO_BIN_EXE_reversi");
     for (ms, plies) in [("100", "60"), ("1000", "12")] {
-        let log = std::env::temp_dir().join(format!(
-            "reversi-nboard-time-{}-{ms}.log",
-            std::process::id()
-        ));
+        let scratch = common::fresh_folder("nboard-time", ms);
+        let log = scratch.join("engine.log");
         let engine = format!("nboard:sh -c 'tee {} | {bin} nboard'", log.display());
         let out = Command::new(bin)
             .args([
@@ -377,7 +370,6 @@ fn our_nboard_engine_keeps_a_time_per_move() {
                 .any(|g| g.matches("]W[").count() >= 2 && g.contains(&format!("//{limit}]"))),
             "{told}"
         );
-        let _ = std::fs::remove_file(&log);
     }
 }
 
@@ -393,8 +385,7 @@ fn outcome_columns(table: &str) -> Vec<String> {
 
 #[test]
 fn match_shards_merge_into_the_whole_match() {
-    let dir = std::env::temp_dir().join(format!("reversi-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("shards", "dir");
     let run = |extra: &[&str]| {
         let args = ["match", "first", "greedy", "smarter", "--games", "6"];
         reversi_ok(
@@ -462,7 +453,6 @@ fn match_shards_merge_into_the_whole_match() {
         .unwrap();
     assert_eq!(mixed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&mixed.stderr).contains("different matches"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Whether any process of group `group` runs (zombies, which init reaps
@@ -476,10 +466,7 @@ fn an_interrupted_referee_ends_its_engines() {
     for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
         // An engine that ignores those signals and EOF, says its group
         // once it runs, and hangs on genmove with a child of its own.
-        let pid_file = std::env::temp_dir().join(format!(
-            "reversi-fakes-{}/stubborn-{signal}.pid",
-            std::process::id()
-        ));
+        let pid_file = common::shared_folder("fakes").join(format!("stubborn-{signal}.pid"));
         let pid_sent = common::fifo(&pid_file);
         let stubborn = fake_script(
             &format!("stubborn-{signal}"),
@@ -600,8 +587,7 @@ fn games_in_parallel_come_out_as_one_at_a_time() {
     // Fixed-depth and seeded players, a round robin on random openings:
     // each game's result depends on its number alone, in a run that
     // resumes a stopped one too.
-    let dir = std::env::temp_dir().join(format!("reversi-concurrency-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("concurrency", "dir");
     // A run's results (resuming what `keep` of the results file's lines
     // hold, when given).
     let played = |concurrency: &str, keep: Option<usize>| {
@@ -638,7 +624,6 @@ fn games_in_parallel_come_out_as_one_at_a_time() {
     // Stopped after 10 results (the header is 8 lines): the same command
     // plays the other 14, and the whole comes out the same.
     assert_eq!(played("2", Some(8 + 10)), one);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -646,8 +631,7 @@ fn opening_suites_start_every_kind_of_contestant_alike() {
     // Two OBF positions (FFO #40 and #41, 20 empties), each played with
     // both colours by greedy against our own daemon over GTP (told the
     // position with `setup`) and over NBoard (in the GGF's BO).
-    let dir = std::env::temp_dir().join(format!("reversi-suites-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("suites", "dir");
     let obf = dir.join("two.obf");
     std::fs::write(
         &obf,
@@ -695,14 +679,12 @@ fn opening_suites_start_every_kind_of_contestant_alike() {
         assert_eq!(games.len(), 4);
         assert!(games.iter().all(|&moves| moves <= 22), "{games:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_fischer_clock_reaches_every_kind_of_contestant() {
     let bin = env!("CARGO_BIN_EXE_reversi");
-    let dir = std::env::temp_dir().join(format!("reversi-fischer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("fischer", "dir");
     let (gtp_log, nboard_log) = (dir.join("gtp.log"), dir.join("nboard.log"));
     let engines = [
         "strong".to_string(),
@@ -738,7 +720,6 @@ fn a_fischer_clock_reaches_every_kind_of_contestant() {
     // NBoard: the clock in TI, each move's time beside it.
     let told = std::fs::read_to_string(&nboard_log).unwrap();
     assert!(told.contains("TI[0:00.500/0:00.050]"), "{told}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -746,8 +727,7 @@ fn each_engine_is_told_its_own_time() {
     // Two engines of one match on different times, as a time-odds match
     // gives them: each is told its own, and the records give both.
     let bin = env!("CARGO_BIN_EXE_reversi");
-    let dir = std::env::temp_dir().join(format!("reversi-time-for-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::fresh_folder("time", "for");
     let (fast_log, slow_log) = (dir.join("fast.log"), dir.join("slow.log"));
     let records = dir.join("games.ggf");
     let (table, err) = match_run(&[
@@ -797,15 +777,13 @@ fn each_engine_is_told_its_own_time() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no player third"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_process_that_leaves_its_engines_group_is_ended_with_the_game() {
     // The engine starts a child in a session of its own (out of reach of
     // its group's kill), says the child's pid, then dies on genmove.
-    let dir = std::env::temp_dir().join(format!("reversi-fakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::shared_folder("fakes");
     let pid_file = dir.join("escaped.pid");
     let _ = std::fs::remove_file(&pid_file);
     let escaper = fake_engine(

@@ -224,11 +224,52 @@ pub fn refused(args: &[&str], stdin: &str, message: &str) {
     assert!(out.stdout.is_empty(), "{args:?}");
 }
 
-/// An empty folder of this test process's own, `reversi-<kind>-<pid>-<name>`
-/// in the temporary directory (tests run in parallel: each names its own).
-pub fn fresh_folder(kind: &str, name: &str) -> std::path::PathBuf {
+/// A test's own folder, `reversi-<kind>-<pid>-<name>` in the temporary
+/// directory (tests run in parallel: each names its own), removed with
+/// all it holds when the value is dropped, at the test's end, passed or
+/// failed.
+pub struct Folder(std::path::PathBuf);
+
+impl std::ops::Deref for Folder {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Folder {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Folder {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A folder that the tests of one test process share (built programs,
+/// fake engines), `reversi-<kind>-<pid>` in Cargo's temporary folder for
+/// integration tests under `target/` (never the system's: nothing is
+/// left in /tmp), made if missing.
+pub fn shared_folder(kind: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("reversi-{kind}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A new, empty [`Folder`].
+pub fn fresh_folder(kind: &str, name: &str) -> Folder {
     let dir = std::env::temp_dir().join(format!("reversi-{kind}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Folder(dir)
 }
