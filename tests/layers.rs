@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("players", 3),
     ("book", 3),
     ("engine", 4),
+    ("analysis", 5),
     ("tools", 5),
     ("lab", 5),
     ("protocol", 6),
