@@ -379,16 +379,18 @@ mod tests {
         assert_eq!(order, ["f5d6c3", "f5d6c5", "f5f6e6"], "{third:?}");
     }
 
-    fn suite(name: &str, text: &str) -> String {
-        let path =
-            std::env::temp_dir().join(format!("reversi-suite-{}-{name}", std::process::id()));
+    /// A suite file `name` holding `text` in `dir` (removed with it).
+    fn suite(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+        let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
         path.display().to_string()
     }
 
     #[test]
     fn suites_of_each_kind_give_their_openings_in_turn() {
+        let dir = tempfile::tempdir().unwrap();
         let lists = suite(
+            &dir,
             "lists",
             "# a comment\nf5d6c3\n\nf5 f6 e6 # the perpendicular\n",
         );
@@ -400,14 +402,14 @@ mod tests {
         assert_eq!(text, ["f5", "f6", "e6"]);
         // A GGF game cut after 2 plies, from its own start.
         let record = "(;GM[Othello]PC[x]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6]B[c3];)";
-        let ggf = suite("ggf", &format!("{record}\n"));
+        let ggf = suite(&dir, "ggf", &format!("{record}\n"));
         let o = Openings::parse(&format!("ggf:2:{ggf}"), 8).unwrap();
         assert_eq!(o.label(), "1 from ggf");
         assert_eq!(o.of_pair(8, 1, 0).1.len(), 2);
         // An OBF position is the start itself, with no moves.
         let position =
             "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
-        let obf = suite("obf", &format!("% FFO #40\n{position}\n"));
+        let obf = suite(&dir, "obf", &format!("% FFO #40\n{position}\n"));
         let o = Openings::parse(&format!("obf:{obf}"), 8).unwrap();
         let (start, plies) = o.of_pair(8, 1, 0);
         assert!(plies.is_empty());
@@ -417,7 +419,8 @@ mod tests {
 
     #[test]
     fn bad_suites_say_where() {
-        let illegal = suite("illegal", "f5d6\nf5a1\n");
+        let dir = tempfile::tempdir().unwrap();
+        let illegal = suite(&dir, "illegal", "f5d6\nf5a1\n");
         let e = Openings::parse(&format!("file:{illegal}"), 8)
             .unwrap_err()
             .to_string();
@@ -427,19 +430,19 @@ mod tests {
             .to_string();
         assert!(e.contains("line 1"), "{e}");
         // A whole game (4x4, the board filled) is no opening.
-        let whole = suite("whole", "b1a1\nb1a1a2c1d1a3a4d2d3b4c4d4\n");
+        let whole = suite(&dir, "whole", "b1a1\nb1a1a2c1d1a3a4d2d3b4c4d4\n");
         let e = Openings::parse(&format!("file:{whole}"), 4)
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 2: the opening ends the game"), "{e}");
-        let full = suite("full", &format!("{} X;\n", "XO".repeat(32)));
+        let full = suite(&dir, "full", &format!("{} X;\n", "XO".repeat(32)));
         let e = Openings::parse(&format!("obf:{full}"), 8)
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 1: the opening ends the game"), "{e}");
         // Bytes that are not text are named by line; a byte order mark is
         // not part of the first move.
-        let path = suite("latin1", "");
+        let path = suite(&dir, "latin1", "");
         std::fs::write(&path, b"f5d6\nf5 d6 \xe9\n").unwrap();
         let e = Openings::parse(&format!("file:{path}"), 8)
             .unwrap_err()
@@ -448,9 +451,9 @@ mod tests {
             e.contains("line 2: bytes that are not UTF-8 at column 7"),
             "{e}"
         );
-        let bom = suite("bom", "\u{feff}f5d6\n");
+        let bom = suite(&dir, "bom", "\u{feff}f5d6\n");
         assert!(Openings::parse(&format!("file:{bom}"), 8).is_ok());
-        let empty = suite("empty", "# nothing\n");
+        let empty = suite(&dir, "empty", "# nothing\n");
         let e = Openings::parse(&format!("file:{empty}"), 8)
             .unwrap_err()
             .to_string();

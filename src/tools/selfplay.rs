@@ -572,10 +572,9 @@ mod tests {
         }
     }
 
-    fn temp(name: &str) -> String {
-        let dir = std::env::temp_dir().join(format!("reversi-selfplay-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name).to_string_lossy().into_owned()
+    /// The path of a file `name` in `dir` (removed with it).
+    fn temp(dir: &tempfile::TempDir, name: &str) -> String {
+        dir.path().join(name).to_string_lossy().into_owned()
     }
 
     #[test]
@@ -722,22 +721,21 @@ mod tests {
 
     #[test]
     fn shards_are_deterministic_and_merge_in_any_order() {
-        let whole = temp("whole.bin");
-        let _ = std::fs::remove_file(&whole);
+        let dir = tempfile::tempdir().unwrap();
+        let whole = temp(&dir, "whole.bin");
         run(&config(6, Shard::ALL), &whole).unwrap();
         let parts: Vec<String> = (1..=3)
             .map(|k| {
-                let path = temp(&format!("part{k}.bin"));
-                let _ = std::fs::remove_file(&path);
+                let path = temp(&dir, &format!("part{k}.bin"));
                 run(&config(6, Shard { index: k, count: 3 }), &path).unwrap();
                 path
             })
             .collect();
-        let (a, b) = (temp("merged-a.bin"), temp("merged-b.bin"));
+        let (a, b) = (temp(&dir, "merged-a.bin"), temp(&dir, "merged-b.bin"));
         assert_eq!(merge(&parts, &a).unwrap(), 6);
         let reversed: Vec<String> = parts.iter().rev().cloned().collect();
         merge(&reversed, &b).unwrap();
-        let sorted = temp("whole-sorted.bin");
+        let sorted = temp(&dir, "whole-sorted.bin");
         merge(std::slice::from_ref(&whole), &sorted).unwrap();
         let bytes = std::fs::read(&a).unwrap();
         assert_eq!(bytes, std::fs::read(&b).unwrap());
@@ -746,8 +744,8 @@ mod tests {
 
     #[test]
     fn a_stopped_run_resumes_without_losing_what_was_written() {
-        let path = temp("resume.bin");
-        let _ = std::fs::remove_file(&path);
+        let dir = tempfile::tempdir().unwrap();
+        let path = temp(&dir, "resume.bin");
         assert_eq!(run(&config(2, Shard::ALL), &path).unwrap(), 2);
         // A partial record, as a run killed while writing leaves.
         let mut bytes = std::fs::read(&path).unwrap();
