@@ -25,6 +25,17 @@ fn one_move(board: &str, to_move: char, mv: &str) -> String {
     format!("(;GM[Othello]PB[b]PW[w]RE[?]TY[8]BO[8 {bo} {side}]{tag}[{mv}];)")
 }
 
+/// `reversi analyze - <args>` on `input`: its stdout (it must succeed).
+fn analyze_input(args: &[&str], input: &str) -> String {
+    let run = common::run(&[&["analyze", "-"], args].concat(), input.as_bytes());
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8(run.stdout).unwrap()
+}
+
 /// The first position of data/evaltest/wthor-exact-20-24.obf, its moves'
 /// exact scores for White (to move): b7 -12 (the best), b3 -14, a6 -44.
 const POSITION: &str = "--X-------X-OO--X-XOOOOOXXOOOXOO-XXXXOOO-XXXOXOO--XXXX---XXXXXX-";
@@ -165,16 +176,7 @@ fn a_timed_analysis_scores_every_move_and_adds_up_the_players() {
     // Two games of the same players, colours swapped: their totals.
     let text = "(;GM[Othello]PB[ann]PW[bob]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6]B[c3]W[d3]B[c4];)\n\
                 (;GM[Othello]PB[bob]PW[ann]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[f6]B[e6]W[f4];)\n";
-    let run = common::run(
-        &["analyze", "-", "--time-ms", "5", "--phases", "58"],
-        text.as_bytes(),
-    );
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let out = String::from_utf8(run.stdout).unwrap();
+    let out = analyze_input(&["--time-ms", "5", "--phases", "58"], text);
     assert!(
         out.contains("game of line 1: ann (Black) against bob (White)\n"),
         "{out}"
@@ -192,17 +194,8 @@ fn a_timed_analysis_scores_every_move_and_adds_up_the_players() {
 fn shards_take_every_other_game() {
     let text = "f5d6c3d3c4\n# a comment\nf5f6e6f4\nc4c3\n";
     let shard = |k: &str| {
-        let run = common::run(
-            &["analyze", "-", "--depth", "2", "--shard", k],
-            text.as_bytes(),
-        );
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let out = String::from_utf8(run.stdout).unwrap();
-        out.lines()
+        analyze_input(&["--depth", "2", "--shard", k], text)
+            .lines()
             .filter_map(|l| l.strip_prefix("game of "))
             .map(|l| l.split(':').next().unwrap().to_string())
             .collect::<Vec<_>>()
@@ -221,13 +214,8 @@ fn a_match_records_opening_is_not_the_players_and_is_left_out() {
         "(;GM[Othello]PB[a]PW[b]RE[?]TY[8]BO[8 {start} *]B[f5]W[d6]B[c3//0.1]W[d3//0.2]B[c4//0.1];)\n\
          (;GM[Othello]PB[a]PW[b]RE[?]TY[8]BO[8 {start} *]B[f5]W[d6]B[c3]W[d3]B[c4];)\n"
     );
-    let run = common::run(&["analyze", "-", "--depth", "2", "--json"], text.as_bytes());
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&analyze_input(&["--depth", "2", "--json"], &text)).unwrap();
     let plies = |g: usize| -> Vec<u64> {
         doc["games"][g]["moves"]
             .as_array()
