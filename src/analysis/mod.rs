@@ -139,6 +139,17 @@ pub enum Mark {
     Blunder,
 }
 
+impl Mark {
+    /// `mistake` or `blunder`, as the JSON gives it; empty for none.
+    pub fn name(mark: Option<Mark>) -> &'static str {
+        match mark {
+            Some(Mark::Mistake) => "mistake",
+            Some(Mark::Blunder) => "blunder",
+            None => "",
+        }
+    }
+}
+
 /// One move, as the analysis sees it. Scores are discs for the side that
 /// moved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -252,7 +263,8 @@ pub fn analyze(
         .collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let workers = cfg.threads.max(1).min(jobs.len().max(1));
+    // No worker (and no engine's table) without a position to analyse.
+    let workers = cfg.threads.max(1).min(jobs.len());
     let mut results: Vec<(usize, usize, MoveAnalysis)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
@@ -287,15 +299,18 @@ pub fn analyze(
             .collect()
     });
     results.sort_by_key(|(g, p, _)| (*g, *p));
+    let mut wanted = vec![0; mine.len()];
+    for j in &jobs {
+        wanted[j.game] += 1;
+    }
+    let mut analysed: Vec<Vec<MoveAnalysis>> = vec![Vec::new(); mine.len()];
+    for (game, _, m) in results {
+        analysed[game].push(m);
+    }
     mine.iter()
-        .enumerate()
-        .map(|(k, g)| {
-            let moves: Vec<MoveAnalysis> = results
-                .iter()
-                .filter(|(game, _, _)| *game == k)
-                .map(|(_, _, m)| m.clone())
-                .collect();
-            let wanted = jobs.iter().filter(|j| j.game == k).count();
+        .zip(analysed)
+        .zip(wanted)
+        .map(|((g, moves), wanted)| {
             let size = g.game.start().size();
             let phases = if cfg.phases.is_empty() {
                 thirds(size)
@@ -310,10 +325,10 @@ pub fn analyze(
                 black_summary: summary(&moves, Color::Black, size, &phases),
                 white_summary: summary(&moves, Color::White, size, &phases),
                 result: final_result(g.game.position()),
-                solved: moves.iter().find(|m| m.exact).map(|m| match m.colour {
-                    Color::Black => m.best_score,
-                    Color::White => -m.best_score,
-                }),
+                solved: moves
+                    .iter()
+                    .find(|m| m.exact)
+                    .map(|m| for_black(m.colour, m.best_score)),
                 complete: moves.len() == wanted,
                 moves,
             }
@@ -321,14 +336,19 @@ pub fn analyze(
         .collect()
 }
 
+/// A score for `colour` as Black sees it, or one for Black as `colour`
+/// sees it: the sign changes for White.
+pub fn for_black(colour: Color, score: f64) -> f64 {
+    match colour {
+        Color::Black => score,
+        Color::White => -score,
+    }
+}
+
 /// The final disc difference for Black of a finished game (empty squares
 /// to the winner), `None` before the end.
 fn final_result(pos: &Position) -> Option<i32> {
-    if !pos.is_game_over() {
-        return None;
-    }
-    let diff = pos.count(Color::Black) as i32 - pos.count(Color::White) as i32;
-    Some(diff + diff.signum() * pos.empties() as i32)
+    pos.is_game_over().then(|| pos.black_margin())
 }
 
 /// Each ply of `game` with the position it was played in.
@@ -587,7 +607,6 @@ pub fn players(analyses: &[GameAnalysis]) -> Vec<PlayerTotals> {
                 }
             };
             let t = &mut totals[k];
-            let sign = if colour == Color::Black { 1.0 } else { -1.0 };
             t.games += 1;
             let sum = &mut t.summary;
             let moves = sum.moves + s.moves;
@@ -608,11 +627,11 @@ pub fn players(analyses: &[GameAnalysis]) -> Vec<PlayerTotals> {
                 total.loss += p.loss;
             }
             match a.result {
-                Some(r) => t.results.add(sign * f64::from(r)),
+                Some(r) => t.results.add(for_black(colour, f64::from(r))),
                 None => t.unfinished += 1,
             }
             if let Some(v) = a.solved {
-                t.solved.add(sign * v);
+                t.solved.add(for_black(colour, v));
             }
         }
     }

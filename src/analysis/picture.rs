@@ -1,8 +1,8 @@
 //! The analysis as pictures: the graph of the score over a game (the
 //! plotters crate's SVG), and a page of graphs, summaries and moves.
 
-use super::report::{player_name, summary_text};
-use super::{AnalyzeConfig, Budget, GameAnalysis, Mark, MoveAnalysis};
+use super::report::{player_name, summary_lines};
+use super::{AnalyzeConfig, Budget, GameAnalysis, Mark, MoveAnalysis, for_black};
 use crate::rules::Color;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,10 +18,7 @@ const GRAPH_SIZE: (u32, u32) = (900, 320);
 fn black_view(a: &GameAnalysis) -> Vec<(usize, f64)> {
     a.moves
         .iter()
-        .map(|m| {
-            let sign = if m.colour == Color::Black { 1.0 } else { -1.0 };
-            (m.ply, sign * m.best_score)
-        })
+        .map(|m| (m.ply, for_black(m.colour, m.best_score)))
         .collect()
 }
 
@@ -187,13 +184,7 @@ pub fn html(analyses: &[GameAnalysis], cfg: &AnalyzeConfig) -> Result<String, St
     let games = analyses
         .iter()
         .map(|a| {
-            let summaries = [
-                (Color::Black, &a.black_summary),
-                (Color::White, &a.white_summary),
-            ]
-            .iter()
-            .map(|(colour, s)| format!("{}: {}", player_name(a, *colour), summary_text(s, 1)))
-            .collect();
+            let summaries = summary_lines(a).to_vec();
             Ok(PageGame {
                 title: format!(
                     "Game of {}: {} against {}",

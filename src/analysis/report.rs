@@ -35,6 +35,16 @@ pub fn summary_text(s: &Summary, games: usize) -> String {
     )
 }
 
+/// Each side's summary of one game, in words, Black's first:
+/// `alice (Black): 30 moves, ...`.
+pub fn summary_lines(a: &GameAnalysis) -> [String; 2] {
+    [
+        (Color::Black, &a.black_summary),
+        (Color::White, &a.white_summary),
+    ]
+    .map(|(colour, s)| format!("{}: {}", player_name(a, colour), summary_text(s, 1)))
+}
+
 /// A game's table of moves, one a line under a header, each move as
 /// `notation` writes it; then the players' summaries.
 pub fn write_moves(
@@ -48,11 +58,7 @@ pub fn write_moves(
         "ply", "colour", "empties", "played", "best", "best", "played", "loss"
     )?;
     for m in &a.moves {
-        let mark = match m.mark {
-            Some(Mark::Blunder) => "blunder",
-            Some(Mark::Mistake) => "mistake",
-            None => "",
-        };
+        let mark = Mark::name(m.mark);
         let exact = if m.exact { " exact" } else { "" };
         let line = format!(
             "{:>4} {:<6} {:>7} {:>6} {:>6} {:>+8.2} {:>+8.2} {:>6.2}  {mark}{exact}",
@@ -67,11 +73,8 @@ pub fn write_moves(
         );
         writeln!(out, "{}", line.trim_end())?;
     }
-    for (colour, s) in [
-        (Color::Black, &a.black_summary),
-        (Color::White, &a.white_summary),
-    ] {
-        writeln!(out, "{}: {}", player_name(a, colour), summary_text(s, 1))?;
+    for line in summary_lines(a) {
+        writeln!(out, "{line}")?;
     }
     if !a.complete {
         writeln!(out, "stopped before every move was analysed")?;

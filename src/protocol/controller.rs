@@ -240,8 +240,7 @@ impl<W: Write> Controller<W> {
     fn ggf(&self) -> String {
         let pos = self.position();
         let result = if pos.is_game_over() {
-            let diff = pos.count(Color::Black) as i32 - pos.count(Color::White) as i32;
-            format!("{:+}", diff + diff.signum() * pos.empties() as i32)
+            format!("{:+}", pos.black_margin())
         } else {
             "?".into()
         };
@@ -431,16 +430,7 @@ impl<W: Write> Controller<W> {
     /// `B+6`, `W+2` or `0`: the disc difference, empty squares to the
     /// winner once the game is over.
     fn score(&self) -> String {
-        let pos = self.position();
-        let (b, w) = (
-            pos.count(Color::Black) as i32,
-            pos.count(Color::White) as i32,
-        );
-        let mut diff = b - w;
-        if pos.is_game_over() {
-            diff += diff.signum() * pos.empties() as i32;
-        }
-        match diff {
+        match self.position().black_margin() {
             0 => "0".into(),
             d if d > 0 => format!("B+{d}"),
             d => format!("W+{}", -d),

@@ -45,14 +45,7 @@ impl GameRecord {
             let board = (self.end.size() * self.end.size()) as i32;
             return if loser == Color::Black { -board } else { board };
         }
-        let b = self.end.count(Color::Black) as i32;
-        let w = self.end.count(Color::White) as i32;
-        let diff = b - w;
-        if self.end.is_game_over() {
-            diff + diff.signum() * self.end.empties() as i32
-        } else {
-            diff
-        }
+        self.end.black_margin()
     }
 
     /// The moves without passes: `f5d6c3...`.

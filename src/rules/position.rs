@@ -343,6 +343,17 @@ impl Position {
         with_board!(self.board, b => b.empties().count())
     }
 
+    /// Black's disc difference; once the game is over, with the empty
+    /// squares given to the winner, as a finished game is scored.
+    pub fn black_margin(&self) -> i32 {
+        let diff = self.count(Color::Black) as i32 - self.count(Color::White) as i32;
+        if self.is_game_over() {
+            diff + diff.signum() * self.empties() as i32
+        } else {
+            diff
+        }
+    }
+
     /// The side with more discs, `None` for equal counts.
     pub fn leader(&self) -> Option<Color> {
         let (b, w) = (self.count(Color::Black), self.count(Color::White));

@@ -67,7 +67,7 @@ fn page_games(stage: &Stage, dir: &Path, cfg: &LeaderboardConfig) -> Vec<PageGam
                 (j, i)
             };
             let names = [&stage.entries[black].name, &stage.entries[white].name];
-            let text = std::fs::read_to_string(files.dir.join(format!("{}.ggf", files.label)));
+            let text = std::fs::read_to_string(files.record());
             let record = text.as_ref().ok().and_then(|t| ggf::parse(t.trim()).ok());
             let (moves, boards) = record.as_ref().map(replay).unwrap_or_default();
             let relative = files.dir.strip_prefix(dir).unwrap_or(&files.dir);

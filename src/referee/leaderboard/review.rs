@@ -12,9 +12,9 @@
 use super::stage::{GameFiles, Stage};
 use super::{LeaderboardConfig, LeaderboardError, file_error};
 use crate::analysis::picture::graph;
-use crate::analysis::report::{player_name, summary_text};
+use crate::analysis::report::summary_lines;
 use crate::analysis::{self, AnalyzeConfig, GameAnalysis, InputGame, Mark};
-use crate::rules::{Color, ggf};
+use crate::rules::ggf;
 use crate::sealed::Pending;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -94,14 +94,15 @@ pub(super) fn review_stage(
     progress: &mut dyn std::io::Write,
 ) -> Result<(), LeaderboardError> {
     let settings = settings(cfg);
-    let mut wanted: Vec<(&GameFiles, String, InputGame)> = Vec::new();
+    // The games to review, and where and under which key each goes.
+    let mut games: Vec<InputGame> = Vec::new();
+    let mut places: Vec<(&GameFiles, String)> = Vec::new();
     let mut kept = 0;
     for (r, files) in stage.results.iter().zip(&stage.files) {
         if !cfg.shard.has(r.pairing as u64) {
             continue;
         }
-        let path = files.dir.join(format!("{}.ggf", files.label));
-        let Ok(record) = std::fs::read_to_string(&path) else {
+        let Ok(record) = std::fs::read_to_string(files.record()) else {
             continue;
         };
         if read(files, &record, cfg).is_some() {
@@ -111,22 +112,17 @@ pub(super) fn review_stage(
         let Ok(parsed) = ggf::parse(record.trim()) else {
             continue;
         };
-        let game = InputGame {
+        games.push(InputGame {
             label: format!("{}-{}", stage.folder, files.label),
             opening: analysis::opening_of(&parsed),
             black: parsed.black,
             white: parsed.white,
             game: parsed.game,
-        };
-        wanted.push((files, key(&record, &settings), game));
+        });
+        places.push((files, key(&record, &settings)));
     }
-    let games: Vec<InputGame> = wanted.iter().map(|(_, _, g)| g.clone()).collect();
-    let analyses = if games.is_empty() {
-        Vec::new()
-    } else {
-        analysis::analyze(&games, &settings, &|_, _| {})
-    };
-    for ((files, key, _), a) in wanted.iter().zip(&analyses) {
+    let analyses = analysis::analyze(&games, &settings, &|_, _| {});
+    for ((files, key), a) in places.iter().zip(&analyses) {
         write(files, key, a)?;
     }
     writeln!(
@@ -160,21 +156,11 @@ fn write(files: &GameFiles, key: &str, a: &GameAnalysis) -> Result<(), Leaderboa
                 played: m.played.standard(),
                 best: m.best.standard(),
                 loss: m.loss,
-                mark: match m.mark {
-                    Some(Mark::Mistake) => "mistake".into(),
-                    Some(Mark::Blunder) => "blunder".into(),
-                    None => String::new(),
-                },
+                mark: Mark::name(m.mark).to_string(),
                 exact: m.exact,
             })
             .collect(),
-        summaries: [
-            (Color::Black, &a.black_summary),
-            (Color::White, &a.white_summary),
-        ]
-        .iter()
-        .map(|(c, s)| format!("{}: {}", player_name(a, *c), summary_text(s, 1)))
-        .collect(),
+        summaries: summary_lines(a).to_vec(),
     };
     let json = serde_json::to_string(&review).expect("a review serialises");
     for (path, bytes) in [

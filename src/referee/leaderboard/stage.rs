@@ -58,6 +58,11 @@ pub(super) struct GameFiles {
 }
 
 impl GameFiles {
+    /// The game's GGF record.
+    pub(super) fn record(&self) -> PathBuf {
+        self.dir.join(format!("{}.ggf", self.label))
+    }
+
     /// The files of game `game` of pairing `pairing` in the games folder
     /// `dir`.
     fn of(dir: &Path, pairing: usize, game: usize) -> GameFiles {
